@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+#ifndef PRDMA_PRIVATE_H
+#define PRDMA_PRIVATE_H
+
+/* Library-internal declarations (not installed). */
+
+#include <errno.h>
+
+#include <rte_errno.h>
+
+#include "prdma_provider.h"
+
+/* Set rte_errno to the positive @err and return its negation. */
+static inline int
+prdma_err(int err)
+{
+	rte_errno = err;
+	return -err;
+}
+
+/* prdma_fp.c */
+void prdma_fp_reset(struct prdma_fp_ops *fp);
+void prdma_fp_install(uint16_t dev_id, const struct prdma_fp_ops *fp);
+
+/* prdma_dev.c: the device's capabilities, without the control lock. */
+int prdma__dev_attr(struct prdma_dev *dev, struct prdma_dev_attr *attr);
+
+/* prdma_obj.c: allocate and free an object of the provider's size. */
+void *prdma__obj_alloc(struct prdma_dev *dev, size_t size, const char *what);
+void prdma__obj_free(struct prdma_dev *dev, void *obj);
+
+#endif /* PRDMA_PRIVATE_H */
