@@ -80,8 +80,6 @@ prdma_ah_modify(struct prdma_ah *ah, const struct prdma_ah_attr *attr)
 	pthread_mutex_lock(&dev->lock);
 	if (!ah_attr_valid(dev, attr))
 		ret = -EINVAL;
-	else if (dev->ops->ah_modify == NULL)
-		ret = -ENOTSUP;
 	else
 		ret = dev->ops->ah_modify(ah, attr);
 	if (ret == 0)

@@ -98,8 +98,6 @@ prdma_cq_resize(struct prdma_cq *cq, uint32_t cqe)
 	if (cq == NULL || cqe == 0)
 		return prdma_err(EINVAL);
 	dev = cq->dev;
-	if (dev->ops->cq_resize == NULL)
-		return prdma_err(ENOTSUP);
 	pthread_mutex_lock(&dev->lock);
 	if (prdma__dev_attr(dev, &dattr) == 0 && dattr.max_cqe != 0 &&
 	    cqe > dattr.max_cqe)

@@ -117,7 +117,8 @@ prdma_dev_probe(const char *devargs)
 	pthread_mutex_unlock(&registry_lock);
 
 	ret = prov->probe(dev, args);
-	if (ret == 0 && (dev->ops == NULL || !obj_sizes_valid(&dev->obj_size))) {
+	if (ret == 0 && (!obj_sizes_valid(&dev->obj_size) ||
+			 prdma_ops_complete(dev) < 0)) {
 		PRDMA_LOG(ERR, "probe \"%s\": provider %s left ops or sizes unset",
 			  devargs, prov->name);
 		if (dev->ops != NULL && dev->ops->dev_remove != NULL)
@@ -314,8 +315,6 @@ prdma_dev_modify(struct prdma_dev *dev, uint32_t mask,
 	if ((mask & PRDMA_DEV_MODIFY_NODE_DESC) &&
 	    memchr(attr->node_desc, '\0', sizeof(attr->node_desc)) == NULL)
 		return prdma_err(EINVAL);
-	if (dev->ops->dev_modify == NULL)
-		return prdma_err(ENOTSUP);
 	pthread_mutex_lock(&dev->lock);
 	ret = dev->ops->dev_modify(dev, mask, attr);
 	pthread_mutex_unlock(&dev->lock);
@@ -380,8 +379,6 @@ prdma_port_modify(struct prdma_dev *dev, uint8_t port, uint32_t set_cap_flags,
 
 	if (dev == NULL || (set_cap_flags & clear_cap_flags) != 0)
 		return prdma_err(EINVAL);
-	if (dev->ops->port_modify == NULL)
-		return prdma_err(ENOTSUP);
 	pthread_mutex_lock(&dev->lock);
 	if (!port_valid(dev, port)) {
 		pthread_mutex_unlock(&dev->lock);

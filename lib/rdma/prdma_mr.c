@@ -144,10 +144,6 @@ prdma_mw_alloc(struct prdma_pd *pd, enum prdma_mw_type type)
 		return NULL;
 	}
 	dev = pd->dev;
-	if (dev->ops->mw_alloc == NULL) {
-		rte_errno = ENOTSUP;
-		return NULL;
-	}
 	pthread_mutex_lock(&dev->lock);
 	mw = prdma__obj_alloc(dev, dev->obj_size.mw, "prdma_mw");
 	if (mw == NULL)

@@ -25,6 +25,9 @@ prdma_err(int err)
 void prdma_fp_reset(struct prdma_fp_ops *fp);
 void prdma_fp_install(uint16_t dev_id, const struct prdma_fp_ops *fp);
 
+/* prdma_ops.c: validate the provider's ops and fill the gaps. */
+int prdma_ops_complete(struct prdma_dev *dev);
+
 /* prdma_dev.c: the device's capabilities, without the control lock. */
 int prdma__dev_attr(struct prdma_dev *dev, struct prdma_dev_attr *attr);
 

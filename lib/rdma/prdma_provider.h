@@ -125,7 +125,13 @@ struct prdma_dev {
 	int socket_id;
 	char name[PRDMA_DEV_NAME_LEN];
 	const struct prdma_provider *provider;
-	const struct prdma_dev_ops *ops;   /**< set by the provider's probe */
+	/**
+	 * Set by the provider's probe; after it, the library points it at
+	 * ops_full, a copy where every op the provider left NULL returns
+	 * -ENOTSUP (or does nothing, for dev_remove/dev_progress/pd_*).
+	 */
+	const struct prdma_dev_ops *ops;
+	struct prdma_dev_ops ops_full;
 	struct prdma_fp_ops fp;            /**< set by the provider's probe */
 	struct prdma_obj_size obj_size;    /**< set by the provider's probe */
 	void *priv;                        /**< the provider's device */

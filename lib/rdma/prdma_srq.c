@@ -21,10 +21,6 @@ prdma_srq_create(struct prdma_pd *pd, struct prdma_srq_init_attr *attr)
 		return NULL;
 	}
 	dev = pd->dev;
-	if (dev->ops->srq_create == NULL) {
-		rte_errno = ENOTSUP;
-		return NULL;
-	}
 	pthread_mutex_lock(&dev->lock);
 	if (prdma__dev_attr(dev, &dattr) == 0 &&
 	    ((dattr.max_srq_wr != 0 && attr->attr.max_wr > dattr.max_srq_wr) ||
