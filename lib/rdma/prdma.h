@@ -688,5 +688,6 @@ uint64_t prdma_event_lost(struct prdma_dev *dev);
 #endif
 
 #include <prdma_fp.h>
+#include <prdma_counters.h>
 
 #endif /* PRDMA_H */

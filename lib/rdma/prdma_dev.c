@@ -105,6 +105,7 @@ prdma_dev_probe(const char *devargs)
 	dev->provider = prov;
 	dev->socket_id = (int)rte_socket_id();
 	pthread_mutex_init(&dev->lock, NULL);
+	TAILQ_INIT(&dev->qps);
 	pthread_mutex_init(&dev->ev_lock, NULL);
 	for (n = 0; ; n++) {
 		snprintf(dev->name, sizeof(dev->name), "%s%u", prov->name, n);

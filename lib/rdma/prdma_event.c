@@ -24,6 +24,9 @@ prdma_dev_raise_event(struct prdma_dev *dev, const struct prdma_async_event *eve
 	prdma_event_cb_t cb;
 	void *arg;
 
+	if (event->type == PRDMA_EVENT_CQ_ERR)
+		__atomic_fetch_add(&dev->lib_cnt[PRDMA_DEV_CNT_CQ_ERROR], 1,
+				   __ATOMIC_RELAXED);
 	pthread_mutex_lock(&dev->ev_lock);
 	if (dev->ev_head - dev->ev_tail < PRDMA_EVENT_QUEUE_LEN) {
 		dev->ev_queue[dev->ev_head % PRDMA_EVENT_QUEUE_LEN] = *event;

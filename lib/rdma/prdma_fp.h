@@ -17,6 +17,7 @@
 
 #include <stdint.h>
 #include <errno.h>
+#include <sys/queue.h>
 
 #include <rte_common.h>
 #include <rte_errno.h>
@@ -197,6 +198,7 @@ struct prdma_qp {
 	struct prdma_cq *recv_cq;
 	struct prdma_srq *srq;
 	void *qp_context;
+	TAILQ_ENTRY(prdma_qp) lib_entry;   /**< @internal device's QP list */
 };
 
 /** The public head of a CQ. */

@@ -110,6 +110,13 @@ struct prdma_dev_ops {
 	/** Destroy; flush outstanding work to the CQs first. */
 	int (*qp_destroy)(struct prdma_qp *qp);
 
+	/** Fill the counters the provider keeps; set missing_mask bits for
+	 * the others (the library adds the CM and CQ-error counters). */
+	int (*dev_counters_get)(struct prdma_dev *dev, struct prdma_dev_counters *c);
+	int (*dev_counters_reset)(struct prdma_dev *dev);
+	int (*qp_counters_get)(struct prdma_qp *qp, struct prdma_qp_counters *c);
+	int (*qp_counters_reset)(struct prdma_qp *qp);
+
 	int (*ah_create)(struct prdma_ah *ah);
 	int (*ah_modify)(struct prdma_ah *ah, const struct prdma_ah_attr *attr);
 	int (*ah_destroy)(struct prdma_ah *ah);
@@ -136,6 +143,9 @@ struct prdma_dev {
 	struct prdma_obj_size obj_size;    /**< set by the provider's probe */
 	void *priv;                        /**< the provider's device */
 	uint32_t objects;                  /**< live objects (PD, CQ, ...) */
+	TAILQ_HEAD(, prdma_qp) qps;        /**< live QPs (guarded by lock) */
+	/** Counters the library keeps (CM, CQ errors); atomic updates. */
+	uint64_t lib_cnt[PRDMA_DEV_CNT_MAX];
 	pthread_mutex_t lock;              /**< control-path lock */
 
 	/* asynchronous events (control path; guarded by ev_lock) */
@@ -222,6 +232,10 @@ int prdma_args_parse_u64(const char *provider, const char *key, const char *valu
 struct rte_kvargs;
 struct rte_kvargs *prdma_args_parse(const char *provider, const char *args,
 				    const char *const valid[]);
+
+/** Add @p delta to a library-owned device counter (CM, CQ error). */
+void prdma_dev_counter_add(struct prdma_dev *dev, enum prdma_dev_counter c,
+			   int64_t delta);
 
 /** A random 32-bit value for key and QPN seeds (not for the fast path). */
 uint32_t prdma_random32(void);

@@ -79,6 +79,7 @@ prdma_qp_create(struct prdma_pd *pd, struct prdma_qp_init_attr *attr)
 		rte_errno = -ret;
 		goto out;
 	}
+	TAILQ_INSERT_TAIL(&dev->qps, qp, lib_entry);
 	pd->users++;
 	attr->send_cq->users++;
 	attr->recv_cq->users++;
@@ -218,6 +219,7 @@ prdma_qp_destroy(struct prdma_qp *qp)
 	pthread_mutex_lock(&dev->lock);
 	ret = dev->ops->qp_destroy(qp);
 	if (ret == 0) {
+		TAILQ_REMOVE(&dev->qps, qp, lib_entry);
 		qp->pd->users--;
 		qp->send_cq->users--;
 		qp->recv_cq->users--;
