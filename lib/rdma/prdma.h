@@ -541,9 +541,20 @@ struct prdma_qp_init_attr {
 	struct prdma_srq *srq;             /**< receive from this SRQ (RC, UD, UC) */
 	struct prdma_qp_cap cap;           /**< in: requested; out: actual */
 	uint8_t sq_sig_all;                /**< every send completes signaled */
-	uint8_t reserved[7];
+	uint8_t reserved[3];
+	uint32_t create_flags;             /**< PRDMA_QP_CREATE_* */
 	void *qp_context;
 };
+
+/**
+ * prdma_qp_init_attr.create_flags: the port's General Services Interface QP
+ * (QP1, a UD QP for CM MADs, Q_Key 0x80010000). One per port; -EBUSY when
+ * it exists, -ENOTSUP where the provider has none.
+ */
+#define PRDMA_QP_CREATE_GSI RTE_BIT32(0)
+
+/** The GSI QP's well-known (controlled) Q_Key. */
+#define PRDMA_GSI_QKEY 0x80010000u
 
 /** prdma_qp_modify() attribute mask. */
 #define PRDMA_QP_STATE               RTE_BIT32(0)
