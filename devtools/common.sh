@@ -57,7 +57,7 @@ prdma_hugepages() {
 	else
 		say "note: no hugepages could be reserved ($have); running in DPDK's" \
 		    "in-memory mode without hugepages (--no-huge)"
-		PRDMA_EAL_ARGS="--no-huge -m 1024 --in-memory --no-pci"
+		PRDMA_EAL_ARGS="--no-huge -m 1024 --no-shconf --no-pci"
 	fi
 	if [ "$(nproc)" -ge 2 ]; then
 		PRDMA_EAL_ARGS="$PRDMA_EAL_ARGS -l 0-1"

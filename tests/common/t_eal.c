@@ -12,7 +12,7 @@
 
 #include "t_eal.h"
 
-#define T_EAL_DEFAULT "--no-huge -m 1024 --in-memory --no-pci " \
+#define T_EAL_DEFAULT "--no-huge -m 1024 --no-shconf --no-pci " \
 	"--log-level=lib.eal:error --log-level=pmd.*:error"
 #define T_EAL_MAX_ARGS 64
 

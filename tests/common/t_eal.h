@@ -10,7 +10,9 @@
  *
  * t_eal_init() starts DPDK's EAL once per process with the arguments in the
  * environment variable PRDMA_TEST_EAL_ARGS (meson test sets it; the default
- * runs without hugepages: "--no-huge -m 1024 --in-memory --no-pci ...").
+ * runs without hugepages: "--no-huge -m 1024 --no-shconf --no-pci ...";
+ * --no-huge cannot be combined with --in-memory, and --no-shconf lets
+ * several test processes run at once).
  */
 
 #include <stddef.h>
