@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+/*
+ * Runs every conformance group against the devices named by
+ * PRDMA_CONF_DEVARGS_A / PRDMA_CONF_DEVARGS_B and removes them at the end.
+ */
+
+#include <stdlib.h>
+
+#include "conf.h"
+
+int
+main(void)
+{
+	int failed = 0;
+	unsigned int i;
+
+	failed += conf_group_dev();
+	failed += conf_group_opcodes();
+	failed += conf_group_mw();
+	failed += conf_group_sizes();
+	failed += conf_group_ucud();
+	failed += conf_group_srq();
+	failed += conf_group_rnr();
+	failed += conf_group_cq();
+	failed += conf_group_qp_state();
+	failed += conf_group_errors();
+	failed += conf_group_mr();
+
+	for (i = 0; i < RTE_DIM(conf_devs); i++) {
+		if (conf_devs[i].id >= 0 && prdma_dev_remove((uint16_t)conf_devs[i].id) < 0) {
+			print_error("removing device %s failed\n", conf_devs[i].devargs);
+			failed++;
+		}
+	}
+	print_message("conformance: %d failed test(s) or group setup(s)\n", failed);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
