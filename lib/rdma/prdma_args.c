@@ -19,15 +19,18 @@ prdma_args_parse_u64(const char *provider, const char *key, const char *value,
 {
 	unsigned long long v;
 	char *end;
+	int base;
 
-	if (value == NULL || value[0] == '\0' || value[0] == '-' || value[0] == '+' ||
-	    value[0] == ' ') {
+	/* strtoull would skip any white space and accept a sign. */
+	if (value == NULL || value[0] < '0' || value[0] > '9') {
 		PRDMA_LOG(ERR, "%s: %s=%s: a number is required", provider, key,
 			  value != NULL ? value : "");
 		return prdma_err(EINVAL);
 	}
+	/* Decimal unless 0x: a leading zero must not switch to octal. */
+	base = value[0] == '0' && (value[1] == 'x' || value[1] == 'X') ? 16 : 10;
 	errno = 0;
-	v = strtoull(value, &end, 0);
+	v = strtoull(value, &end, base);
 	if (errno != 0 || *end != '\0') {
 		PRDMA_LOG(ERR, "%s: %s=%s: not a number", provider, key, value);
 		return prdma_err(EINVAL);
