@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+/*
+ * hermon devargs: "pci=0000:03:00.0[,kdrv=vfio|uio][,sysfs=/path]" or
+ * "model[,ports=1|2]", each with optional "name=" and "cmd_timeout_ms=".
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_kvargs.h>
+
+#include "prdma_provider.h"
+#include "hermon_args.h"
+#include "hermon_logs.h"
+
+static const char *const hermon_keys[] = {
+	"pci", "kdrv", "model", "ports", "name", "sysfs", "cmd_timeout_ms", NULL
+};
+
+static int
+bad(const char *key, const char *value, const char *why)
+{
+	HERMON_LOG(ERR, "devargs %s=%s: %s", key, value != NULL ? value : "", why);
+	rte_errno = EINVAL;
+	return -EINVAL;
+}
+
+static const char *
+one(struct rte_kvargs *kv, const char *key, int *err)
+{
+	unsigned int n = rte_kvargs_count(kv, key);
+	unsigned int i;
+
+	if (n > 1) {
+		*err = bad(key, "", "given more than once");
+		return NULL;
+	}
+	for (i = 0; i < kv->count; i++)
+		if (strcmp(kv->pairs[i].key, key) == 0)
+			return kv->pairs[i].value != NULL ? kv->pairs[i].value : "";
+	return NULL;
+}
+
+static int
+parse_kv(struct rte_kvargs *kv, struct hermon_args *a)
+{
+	const char *pci, *kdrv, *model, *ports, *name, *sysfs, *tmo;
+	struct rte_pci_addr addr;
+	uint64_t v;
+	int err = 0;
+
+	pci = one(kv, "pci", &err);
+	kdrv = one(kv, "kdrv", &err);
+	model = one(kv, "model", &err);
+	ports = one(kv, "ports", &err);
+	name = one(kv, "name", &err);
+	sysfs = one(kv, "sysfs", &err);
+	tmo = one(kv, "cmd_timeout_ms", &err);
+	if (err != 0)
+		return err;
+	if ((pci == NULL) == (model == NULL))
+		return bad(pci != NULL ? "pci" : "model", pci,
+			   "give exactly one of pci=<DBDF> or model");
+	if (model != NULL) {
+		if (model[0] != '\0')
+			return bad("model", model, "takes no value");
+		if (kdrv != NULL)
+			return bad("kdrv", kdrv, "only with pci=");
+		if (sysfs != NULL)
+			return bad("sysfs", sysfs, "only with pci=");
+		a->kind = HERMON_BUS_MODEL;
+		a->ports = 1;
+		if (ports != NULL) {
+			if (prdma_args_parse_u64("hermon", "ports", ports, 1, 2, &v) < 0)
+				return -EINVAL;
+			a->ports = (uint8_t)v;
+		}
+	} else {
+		if (ports != NULL)
+			return bad("ports", ports, "only with model");
+		if (rte_pci_addr_parse(pci, &addr) != 0)
+			return bad("pci", pci, "not a PCI address (DDDD:BB:DD.F)");
+		rte_pci_device_name(&addr, a->pci, sizeof(a->pci));
+		a->kind = HERMON_BUS_VFIO;
+		if (kdrv != NULL) {
+			if (strcmp(kdrv, "vfio") == 0)
+				a->kind = HERMON_BUS_VFIO;
+			else if (strcmp(kdrv, "uio") == 0)
+				a->kind = HERMON_BUS_UIO;
+			else
+				return bad("kdrv", kdrv, "must be vfio or uio");
+		}
+		if (sysfs != NULL) {
+			if (sysfs[0] != '/' || strlen(sysfs) >= sizeof(a->sysfs))
+				return bad("sysfs", sysfs, "must be an absolute path");
+			snprintf(a->sysfs, sizeof(a->sysfs), "%s", sysfs);
+		}
+	}
+	if (name != NULL) {
+		if (name[0] == '\0' || strlen(name) >= sizeof(a->name))
+			return bad("name", name, "empty or too long");
+		snprintf(a->name, sizeof(a->name), "%s", name);
+	}
+	if (tmo != NULL) {
+		if (prdma_args_parse_u64("hermon", "cmd_timeout_ms", tmo, 1, 600000,
+					 &v) < 0)
+			return -EINVAL;
+		a->cmd_timeout_ms = (uint32_t)v;
+	}
+	return 0;
+}
+
+int
+hermon_args_parse(const char *args, struct hermon_args *out)
+{
+	struct rte_kvargs *kv;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->sysfs, sizeof(out->sysfs), "%s", HERMON_SYSFS_DEFAULT);
+	out->cmd_timeout_ms = HERMON_CMD_TIMEOUT_MS_DEFAULT;
+	if (args == NULL || args[0] == '\0') {
+		HERMON_LOG(ERR, "devargs: empty; use hermon:pci=<DBDF> or hermon:model");
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	kv = prdma_args_parse("hermon", args, hermon_keys);
+	if (kv == NULL)
+		return -EINVAL;
+	ret = parse_kv(kv, out);
+	rte_kvargs_free(kv);
+	return ret;
+}

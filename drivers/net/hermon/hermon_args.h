@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+#ifndef HERMON_ARGS_H
+#define HERMON_ARGS_H
+
+/* Devargs of the hermon provider (the part after "hermon:"). */
+
+#include <stdint.h>
+
+#include <rte_pci.h>
+
+#include "prdma.h"
+
+enum hermon_bus_kind {
+	HERMON_BUS_VFIO,
+	HERMON_BUS_UIO,
+	HERMON_BUS_MODEL,
+};
+
+#define HERMON_SYSFS_DEFAULT          "/sys"
+#define HERMON_CMD_TIMEOUT_MS_DEFAULT 10000u
+
+struct hermon_args {
+	enum hermon_bus_kind kind;
+	char pci[PCI_PRI_STR_SIZE];        /**< canonical DBDF */
+	char sysfs[256];                   /**< sysfs root (tests point it at fakes) */
+	char name[PRDMA_DEV_NAME_LEN];     /**< device (and model) name, optional */
+	uint8_t ports;                     /**< model: number of ports */
+	uint32_t cmd_timeout_ms;           /**< HCR completion timeout */
+};
+
+/* Keys, for the provider's help string. */
+#define HERMON_ARGS_KEYS "pci,kdrv,model,ports,name,sysfs,cmd_timeout_ms"
+
+/* Parse @args; 0 or a negative errno after a log line naming the bad key. */
+int hermon_args_parse(const char *args, struct hermon_args *out);
+
+#endif /* HERMON_ARGS_H */

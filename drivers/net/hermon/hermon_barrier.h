@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+#ifndef HERMON_BARRIER_H
+#define HERMON_BARRIER_H
+
+/*
+ * Named barriers: each says which stores must be seen by the device before
+ * which other store, so that no bare fence appears in the PMD.
+ */
+
+#include <rte_atomic.h>
+
+/* HCR dwords 0-5 visible before the go word (dword 6) is written. */
+static inline void
+hermon_barrier_hcr_before_go(void)
+{
+	rte_io_wmb();
+}
+
+/* Mailbox contents in host memory visible before the HCR names them. */
+static inline void
+hermon_barrier_mailbox_before_hcr(void)
+{
+	rte_io_wmb();
+}
+
+/* The go bit read as clear before the status and out_param are read. */
+static inline void
+hermon_barrier_go_before_result(void)
+{
+	rte_io_rmb();
+}
+
+/* Output mailbox read only after the command is seen complete. */
+static inline void
+hermon_barrier_complete_before_mailbox(void)
+{
+	rte_io_rmb();
+}
+
+/* EQE owner bit read before the rest of the entry. */
+static inline void
+hermon_barrier_eqe_owner_before_data(void)
+{
+	rte_io_rmb();
+}
+
+/* EQE consumed before the consumer index is published to the device. */
+static inline void
+hermon_barrier_eqe_before_ci(void)
+{
+	rte_io_wmb();
+}
+
+/* Reset register written before the config space is polled for recovery. */
+static inline void
+hermon_barrier_reset_before_poll(void)
+{
+	rte_io_mb();
+}
+
+#endif /* HERMON_BARRIER_H */

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+#ifndef HERMON_CMD_H
+#define HERMON_CMD_H
+
+/*
+ * Firmware command engine (HCR, polling mode) and one typed wrapper per
+ * opcode. Each wrapper takes the PRM buffer type of its mailbox, so handing
+ * a command the wrong mailbox does not compile. All return 0 or a negative
+ * errno (rte_errno set): the firmware status mapped by hermon_cmd_errno(),
+ * -ETIMEDOUT when go never clears, -EIO once the device is dead.
+ */
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hermon_dma.h"
+#include "hermon_prm.h"
+#include "hermon_regs.h"
+
+struct hermon_cmd {
+	uint8_t *bar0;
+	uint32_t timeout_ms;
+	uint32_t toggle;              /**< T of the last command posted */
+	bool dead;                    /**< timed out or catastrophic: no more */
+	pthread_mutex_t lock;
+	struct hermon_dma mbox_in;
+	struct hermon_dma mbox_out;
+	uint64_t count;
+	uint16_t last_opcode;
+	uint8_t last_status;
+	const char *name;             /**< device name, for logs */
+};
+
+/* MAP_FA / MAP_ICM_AUX / MAP_ICM mailbox. */
+struct hermon_map_mbox {
+	struct hermon_prm_virtual_physical_mapping e[HERMON_MAP_ENTRIES_PER_MBOX];
+};
+
+/* WRITE_MTT mailbox. */
+struct hermon_write_mtt_mbox {
+	struct hermon_prm_write_mtt_hdr hdr;
+	struct hermon_prm_mtt mtt[HERMON_WRITE_MTT_MAX];
+};
+
+int hermon_cmd_init(struct hermon_cmd *c, void *bar0, uint32_t timeout_ms,
+		    int socket, const char *name);
+void hermon_cmd_fini(struct hermon_cmd *c);
+/* After a device reset: the device's T is 0 again and it answers again. */
+void hermon_cmd_reset(struct hermon_cmd *c);
+
+/* Status -> errno (the one table) and name. */
+int hermon_cmd_errno(uint8_t status);
+const char *hermon_cmd_status_str(uint8_t status);
+const char *hermon_cmd_opcode_str(uint16_t opcode);
+
+/* Bring-up and teardown. */
+int hermon_cmd_query_fw(struct hermon_cmd *c, struct hermon_prm_query_fw *out);
+int hermon_cmd_map_fa(struct hermon_cmd *c, const struct hermon_map_mbox *in,
+		      uint32_t n);
+int hermon_cmd_unmap_fa(struct hermon_cmd *c);
+int hermon_cmd_run_fw(struct hermon_cmd *c);
+int hermon_cmd_query_dev_cap(struct hermon_cmd *c,
+			     struct hermon_prm_query_dev_cap *out);
+int hermon_cmd_query_adapter(struct hermon_cmd *c,
+			     struct hermon_prm_query_adapter *out);
+int hermon_cmd_set_icm_size(struct hermon_cmd *c, uint64_t icm_bytes,
+			    uint64_t *aux_pages);
+int hermon_cmd_map_icm_aux(struct hermon_cmd *c, const struct hermon_map_mbox *in,
+			   uint32_t n);
+int hermon_cmd_unmap_icm_aux(struct hermon_cmd *c);
+int hermon_cmd_map_icm(struct hermon_cmd *c, const struct hermon_map_mbox *in,
+		       uint32_t n);
+int hermon_cmd_unmap_icm(struct hermon_cmd *c, uint64_t icm_va, uint32_t pages);
+int hermon_cmd_init_hca(struct hermon_cmd *c, const struct hermon_prm_init_hca *in);
+int hermon_cmd_close_hca(struct hermon_cmd *c, bool panic);
+int hermon_cmd_sense_port(struct hermon_cmd *c, uint8_t port, uint32_t *type);
+int hermon_cmd_init_port(struct hermon_cmd *c, uint8_t port);
+int hermon_cmd_close_port(struct hermon_cmd *c, uint8_t port);
+int hermon_cmd_nop(struct hermon_cmd *c);
+
+/* EQs and MTT. */
+int hermon_cmd_write_mtt(struct hermon_cmd *c,
+			 const struct hermon_write_mtt_mbox *in, uint32_t n);
+int hermon_cmd_sw2hw_eq(struct hermon_cmd *c, uint32_t eqn,
+			const struct hermon_prm_eqc *in);
+/* @out may be NULL (no output mailbox). */
+int hermon_cmd_hw2sw_eq(struct hermon_cmd *c, uint32_t eqn,
+			struct hermon_prm_eqc *out);
+int hermon_cmd_query_eq(struct hermon_cmd *c, uint32_t eqn,
+			struct hermon_prm_eqc *out);
+int hermon_cmd_map_eq(struct hermon_cmd *c, uint32_t eqn, uint64_t mask,
+		      bool unmap);
+
+#endif /* HERMON_CMD_H */

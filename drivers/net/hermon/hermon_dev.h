@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+#ifndef HERMON_DEV_H
+#define HERMON_DEV_H
+
+/* The Hermon PMD's device: bus, command engine, firmware, ICM, EQ, ports. */
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "prdma_provider.h"
+#include "hermon_args.h"
+#include "hermon_bus.h"
+#include "hermon_cmd.h"
+#include "hermon_dma.h"
+
+#define HERMON_MAX_PORTS 2
+
+/* What QUERY_FW said. */
+struct hermon_fw_info {
+	uint16_t major, minor, subminor;
+	uint16_t fw_pages;
+	uint16_t cmd_if_rev;
+	uint64_t error_buf_offset;
+	uint32_t error_buf_size;         /**< dwords */
+	uint8_t error_buf_bar;
+};
+
+/* What QUERY_DEV_CAP and QUERY_ADAPTER said. */
+struct hermon_caps {
+	uint8_t log_max_qp, log2_rsvd_qps, log_max_qp_sz;
+	uint8_t log_max_srqs, log2_rsvd_srqs, log_max_srq_sz;
+	uint8_t log_max_cq, log2_rsvd_cqs, log_max_cq_sz;
+	uint8_t log_max_eq, log_max_eq_sz;
+	uint32_t rsvd_eqs;
+	uint8_t log_max_mpts, log2_rsvd_mrws, log_max_mrw_sz;
+	uint8_t log_max_mtts, log2_rsvd_mtts;
+	uint8_t log_max_ra_res_qp, log_max_ra_req_qp, log_max_ra_res_global;
+	uint8_t num_ports, local_ca_ack_delay;
+	uint8_t log_max_gid, log_max_msg, log_max_pkey;
+	uint8_t log_max_mcg, log_max_qp_mcg, log_max_pd, num_rsvd_pds;
+	uint8_t uar_sz, num_rsvd_uars;
+	uint16_t max_desc_sz_sq, max_desc_sz_rq;
+	uint8_t max_sg_sq, max_sg_rq;
+	bool rc, uc, ud, srq, atomic, mw;
+	uint16_t qpc_entry_sz, rdmarc_entry_sz, altc_entry_sz, aux_entry_sz;
+	uint16_t cqc_entry_sz, eqc_entry_sz, cmpt_entry_sz, srq_entry_sz;
+	uint16_t dmpt_entry_sz, mtt_entry_sz;
+	uint32_t resd_lkey;
+	uint64_t max_icm_size;
+	char board_id[32];               /**< from QUERY_ADAPTER's VSD */
+};
+
+enum hermon_icm_id {
+	HERMON_ICM_CMPT_QP,
+	HERMON_ICM_CMPT_SRQ,
+	HERMON_ICM_CMPT_CQ,
+	HERMON_ICM_CMPT_EQ,
+	HERMON_ICM_QPC,
+	HERMON_ICM_AUXC,
+	HERMON_ICM_ALTC,
+	HERMON_ICM_RDMARC,
+	HERMON_ICM_SRQC,
+	HERMON_ICM_CQC,
+	HERMON_ICM_EQC,
+	HERMON_ICM_DMPT,
+	HERMON_ICM_MTT,
+	HERMON_ICM_MCG,
+	HERMON_ICM_NB
+};
+
+struct hermon_icm_table {
+	const char *name;
+	uint64_t va;                     /**< ICM virtual address */
+	uint64_t size;                   /**< bytes backed by host memory */
+	uint64_t mapped_len;             /**< bytes MAP_ICM accepted */
+	uint32_t log_num;
+	uint32_t entry_sz;
+	struct hermon_dma mem;
+	bool mapped;
+};
+
+struct hermon_icm {
+	struct hermon_icm_table t[HERMON_ICM_NB];
+	uint64_t total;                  /**< ICM address space (SET_ICM_SIZE) */
+	uint64_t aux_pages;
+	struct hermon_dma aux;
+	bool aux_mapped;
+	uint32_t log_rd_per_qp;
+};
+
+struct hermon_eq {
+	uint32_t eqn;
+	uint32_t log_size;
+	uint32_t ci;
+	uint32_t mtt_index;
+	uint64_t mask;
+	struct hermon_dma buf;
+	bool hw;                         /**< SW2HW_EQ done */
+	bool mapped;                     /**< MAP_EQ done */
+};
+
+struct hermon_port {
+	uint32_t type;                   /**< SENSE_PORT: 1 IB, 2 Ethernet */
+	uint8_t state;                   /**< enum prdma_port_state */
+	bool up;                         /**< INIT_PORT done */
+};
+
+struct hermon_dev {
+	struct prdma_dev *pdev;
+	struct hermon_args args;
+	struct hermon_bus bus;
+	struct hermon_cmd cmd;
+	struct hermon_fw_info fw;
+	struct hermon_dma fw_area;
+	bool fa_mapped;
+	bool fw_running;
+	struct hermon_caps caps;
+	struct hermon_icm icm;
+	bool hca_init;
+	struct hermon_eq eq;
+	struct hermon_port port[HERMON_MAX_PORTS];
+	bool fatal;
+	uint32_t catas_syndrome;
+	pthread_mutex_t ev_lock;         /**< EQ polling: progress vs queries */
+};
+
+/* hermon_fw.c */
+int hermon_fw_reset(struct hermon_dev *hd);
+int hermon_fw_start(struct hermon_dev *hd);
+void hermon_fw_stop(struct hermon_dev *hd);
+int hermon_fw_query_caps(struct hermon_dev *hd);
+/* Read the catastrophic-error buffer; true (and logged, raised) if set. */
+bool hermon_fw_check_catas(struct hermon_dev *hd);
+
+/* hermon_icm.c */
+int hermon_icm_map(struct hermon_dev *hd);
+void hermon_icm_unmap(struct hermon_dev *hd);
+int hermon_icm_init_hca(struct hermon_dev *hd);
+void hermon_icm_close_hca(struct hermon_dev *hd);
+/* Map [va, va+len) at IOVA @pa with @fn, split in naturally aligned blocks. */
+int hermon_icm_map_range(struct hermon_cmd *cmd,
+			 int (*fn)(struct hermon_cmd *, const struct hermon_map_mbox *,
+				   uint32_t),
+			 uint64_t va, rte_iova_t pa, uint64_t len, bool with_va,
+			 uint64_t *done);
+
+/* hermon_eq.c */
+int hermon_eq_create(struct hermon_dev *hd);
+void hermon_eq_destroy(struct hermon_dev *hd);
+/* Consume pending events; returns the number handled. */
+int hermon_eq_poll(struct hermon_dev *hd);
+
+/* hermon_dev.c */
+int hermon_ports_init(struct hermon_dev *hd);
+void hermon_ports_close(struct hermon_dev *hd);
+
+#endif /* HERMON_DEV_H */

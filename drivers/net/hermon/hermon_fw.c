@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+/*
+ * Firmware bring-up: reset, QUERY_FW, the firmware area (MAP_FA), RUN_FW,
+ * QUERY_DEV_CAP and QUERY_ADAPTER; and the catastrophic-error buffer.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+
+#include "hermon_barrier.h"
+#include "hermon_dev.h"
+#include "hermon_logs.h"
+#include "hermon_mmio.h"
+
+#define HERMON_CFG_DWORDS       64
+#define HERMON_RESET_WAIT_MS    2000
+
+int
+hermon_fw_reset(struct hermon_dev *hd)
+{
+	uint32_t cfg[HERMON_CFG_DWORDS], v = UINT32_MAX;
+	unsigned int i, waited;
+
+	/* the reset clears config space: keep it to restore afterwards */
+	for (i = 0; i < HERMON_CFG_DWORDS; i++)
+		if (hermon_bus_cfg_read32(&hd->bus, i * 4, &cfg[i]) < 0) {
+			HERMON_LOG(ERR, "%s: cannot read config space", hd->pdev->name);
+			rte_errno = EIO;
+			return -EIO;
+		}
+	hermon_mmio_write32(hd->bus.bar[HERMON_BAR_CFG], HERMON_RESET_OFFSET,
+			    HERMON_RESET_VALUE);
+	hermon_barrier_reset_before_poll();
+	if (hd->bus.reset_delay_ms != 0)
+		usleep(hd->bus.reset_delay_ms * 1000);
+	for (waited = 0; waited <= HERMON_RESET_WAIT_MS; waited++) {
+		if (hermon_bus_cfg_read32(&hd->bus, 0, &v) == 0 &&
+		    (v & 0xffff) != 0xffff)
+			break;
+		usleep(1000);
+	}
+	if ((v & 0xffff) == 0xffff) {
+		HERMON_LOG(ERR, "%s: device did not come back from reset in %u ms",
+			   hd->pdev->name, HERMON_RESET_WAIT_MS);
+		rte_errno = EIO;
+		return -EIO;
+	}
+	/* dwords 22 and 23 must not be restored (PCIe capability state) */
+	for (i = 1; i < HERMON_CFG_DWORDS; i++)
+		if (i != 22 && i != 23)
+			hermon_bus_cfg_write32(&hd->bus, i * 4, cfg[i]);
+	hermon_cmd_reset(&hd->cmd);
+	hd->fatal = false;
+	return 0;
+}
+
+static int
+fw_query(struct hermon_dev *hd)
+{
+	struct hermon_prm_query_fw q;
+	struct hermon_fw_info *fw = &hd->fw;
+	int ret;
+
+	ret = hermon_cmd_query_fw(&hd->cmd, &q);
+	if (ret < 0)
+		return ret;
+	fw->major = (uint16_t)HERMON_GET(&q, query_fw, fw_rev_major);
+	fw->minor = (uint16_t)HERMON_GET(&q, query_fw, fw_rev_minor);
+	fw->subminor = (uint16_t)HERMON_GET(&q, query_fw, fw_rev_subminor);
+	fw->fw_pages = (uint16_t)HERMON_GET(&q, query_fw, fw_pages);
+	fw->cmd_if_rev = (uint16_t)HERMON_GET(&q, query_fw, cmd_interface_rev);
+	fw->error_buf_offset = HERMON_GET64(&q, query_fw, error_buf_offset_h,
+					    error_buf_offset_l);
+	fw->error_buf_size = HERMON_GET(&q, query_fw, error_buf_size);
+	fw->error_buf_bar = (uint8_t)(HERMON_GET(&q, query_fw, error_buf_bar) * 2);
+	if (fw->cmd_if_rev < 2 || fw->cmd_if_rev > 3) {
+		HERMON_LOG(ERR, "%s: firmware %u.%u.%u has command interface revision "
+			   "%u; 2 or 3 is required", hd->pdev->name, fw->major,
+			   fw->minor, fw->subminor, fw->cmd_if_rev);
+		rte_errno = ENOTSUP;
+		return -ENOTSUP;
+	}
+	if (fw->fw_pages == 0) {
+		HERMON_LOG(ERR, "%s: firmware asks for no firmware area", hd->pdev->name);
+		rte_errno = EPROTO;
+		return -EPROTO;
+	}
+	/* an error buffer outside its BAR would be read out of bounds */
+	if (fw->error_buf_bar != HERMON_BAR_CFG ||
+	    fw->error_buf_offset + 4ull * fw->error_buf_size >
+	    hd->bus.bar_len[HERMON_BAR_CFG]) {
+		HERMON_LOG(WARNING, "%s: error buffer (BAR%u + 0x%" PRIx64 ") not usable",
+			   hd->pdev->name, fw->error_buf_bar, fw->error_buf_offset);
+		fw->error_buf_size = 0;
+	}
+	HERMON_LOG(INFO, "%s: firmware %u.%u.%u, cmd-if rev %u, %u FW pages",
+		   hd->pdev->name, fw->major, fw->minor, fw->subminor,
+		   fw->cmd_if_rev, fw->fw_pages);
+	return 0;
+}
+
+int
+hermon_fw_start(struct hermon_dev *hd)
+{
+	uint64_t done;
+	size_t len;
+	int ret;
+
+	ret = fw_query(hd);
+	if (ret < 0)
+		return ret;
+	len = (size_t)hd->fw.fw_pages * HERMON_ICM_PAGE_SIZE;
+	ret = hermon_dma_alloc(&hd->fw_area, "fa", len,
+			       RTE_MIN(rte_align64pow2(len), (uint64_t)1 << 21),
+			       hd->pdev->socket_id);
+	if (ret < 0)
+		return ret;
+	ret = hermon_icm_map_range(&hd->cmd, hermon_cmd_map_fa, 0, hd->fw_area.iova,
+				   len, false, &done);
+	hd->fa_mapped = done != 0;
+	if (ret < 0)
+		goto err_run;
+	ret = hermon_cmd_run_fw(&hd->cmd);
+	if (ret < 0)
+		goto err_run;
+	hd->fw_running = true;
+	return 0;
+
+err_run:
+	if (hd->fa_mapped && hermon_cmd_unmap_fa(&hd->cmd) == 0)
+		hd->fa_mapped = false;
+	/* a block the device may still use is never given back */
+	if (!hd->fa_mapped)
+		hermon_dma_free(&hd->fw_area);
+	return ret;
+}
+
+void
+hermon_fw_stop(struct hermon_dev *hd)
+{
+	if (hd->fa_mapped && hermon_cmd_unmap_fa(&hd->cmd) == 0)
+		hd->fa_mapped = false;
+	hd->fw_running = false;
+	if (!hd->fa_mapped)
+		hermon_dma_free(&hd->fw_area);
+}
+
+static void
+adapter_board_id(struct hermon_dev *hd, const struct hermon_prm_query_adapter *q)
+{
+	const struct hermon_prm_vsd *vsd;
+	size_t i;
+
+	vsd = HERMON_NESTED(q, query_adapter, vsd, vsd);
+	memcpy(hd->caps.board_id, vsd->dw, sizeof(hd->caps.board_id) - 1);
+	hd->caps.board_id[sizeof(hd->caps.board_id) - 1] = '\0';
+	/* firmware strings are not ours to trust: keep printable bytes only */
+	for (i = 0; hd->caps.board_id[i] != '\0'; i++)
+		if (hd->caps.board_id[i] < 0x20 || hd->caps.board_id[i] > 0x7e)
+			hd->caps.board_id[i] = '?';
+}
+
+int
+hermon_fw_query_caps(struct hermon_dev *hd)
+{
+	struct hermon_prm_query_dev_cap q;
+	struct hermon_prm_query_adapter qa;
+	struct hermon_caps *c = &hd->caps;
+	int ret;
+
+	ret = hermon_cmd_query_dev_cap(&hd->cmd, &q);
+	if (ret < 0)
+		return ret;
+#define CAP(f) HERMON_GET(&q, query_dev_cap, f)
+	c->log_max_qp = CAP(log_max_qp);
+	c->log2_rsvd_qps = CAP(log2_rsvd_qps);
+	c->log_max_qp_sz = CAP(log_max_qp_sz);
+	c->log_max_srqs = CAP(log_max_srqs);
+	c->log2_rsvd_srqs = CAP(log2_rsvd_srqs);
+	c->log_max_srq_sz = CAP(log_max_srq_sz);
+	c->log_max_cq = CAP(log_max_cq);
+	c->log2_rsvd_cqs = CAP(log2_rsvd_cqs);
+	c->log_max_cq_sz = CAP(log_max_cq_sz);
+	c->log_max_eq = CAP(log_max_eq);
+	c->log_max_eq_sz = CAP(log_max_eq_sz);
+	c->rsvd_eqs = RTE_MAX(CAP(num_rsvd_eqs), 1u << CAP(log2_rsvd_eqs));
+	c->log_max_mpts = CAP(log_max_d_mpts);
+	c->log2_rsvd_mrws = CAP(log2_rsvd_mrws);
+	c->log_max_mrw_sz = CAP(log_max_mrw_sz);
+	c->log_max_mtts = CAP(log_max_mtts);
+	c->log2_rsvd_mtts = CAP(log2_rsvd_mtts);
+	c->log_max_ra_res_qp = CAP(log_max_ra_res_qp);
+	c->log_max_ra_req_qp = CAP(log_max_ra_req_qp);
+	c->log_max_ra_res_global = CAP(log_max_ra_res_global);
+	c->num_ports = CAP(num_ports);
+	c->local_ca_ack_delay = CAP(local_ca_ack_delay);
+	c->log_max_gid = CAP(log_max_gid);
+	c->log_max_msg = CAP(log_max_msg);
+	c->log_max_pkey = CAP(log_max_pkey);
+	c->log_max_mcg = CAP(log_max_mcg);
+	c->log_max_qp_mcg = CAP(log_max_qp_mcg);
+	c->log_max_pd = CAP(log_max_pd);
+	c->num_rsvd_pds = CAP(num_rsvd_pds);
+	c->uar_sz = CAP(uar_sz);
+	c->num_rsvd_uars = CAP(num_rsvd_uars);
+	c->max_desc_sz_sq = CAP(max_desc_sz_sq);
+	c->max_desc_sz_rq = CAP(max_desc_sz_rq);
+	c->max_sg_sq = CAP(max_sg_sq);
+	c->max_sg_rq = CAP(max_sg_rq);
+	c->rc = CAP(rc);
+	c->uc = CAP(uc);
+	c->ud = CAP(ud);
+	c->srq = CAP(srq);
+	c->atomic = CAP(atm);
+	c->mw = CAP(mw);
+	c->qpc_entry_sz = CAP(qpc_entry_sz);
+	c->rdmarc_entry_sz = CAP(rdmardc_entry_sz);
+	c->altc_entry_sz = CAP(altc_entry_sz);
+	c->aux_entry_sz = CAP(aux_entry_sz);
+	c->cqc_entry_sz = CAP(cqc_entry_sz);
+	c->eqc_entry_sz = CAP(eqc_entry_sz);
+	c->cmpt_entry_sz = CAP(c_mpt_entry_sz);
+	c->srq_entry_sz = CAP(srq_entry_sz);
+	c->dmpt_entry_sz = CAP(d_mpt_entry_sz);
+	c->mtt_entry_sz = CAP(mtt_entry_sz);
+	c->resd_lkey = CAP(resd_lkey);
+	c->max_icm_size = HERMON_GET64(&q, query_dev_cap, max_icm_size_h,
+				       max_icm_size_l);
+#undef CAP
+	if (c->num_ports == 0 || c->num_ports > HERMON_MAX_PORTS ||
+	    !rte_is_power_of_2(c->qpc_entry_sz) || !rte_is_power_of_2(c->cqc_entry_sz) ||
+	    !rte_is_power_of_2(c->eqc_entry_sz) || !rte_is_power_of_2(c->srq_entry_sz) ||
+	    !rte_is_power_of_2(c->dmpt_entry_sz) || !rte_is_power_of_2(c->cmpt_entry_sz) ||
+	    !rte_is_power_of_2(c->mtt_entry_sz) || !rte_is_power_of_2(c->aux_entry_sz) ||
+	    !rte_is_power_of_2(c->altc_entry_sz) ||
+	    !rte_is_power_of_2(c->rdmarc_entry_sz) ||
+	    c->eqc_entry_sz < HERMON_PRM_SIZE(eqc) || c->mtt_entry_sz != 8) {
+		HERMON_LOG(ERR, "%s: QUERY_DEV_CAP answer is inconsistent (%u ports, "
+			   "entry sizes qpc %u cqc %u eqc %u mtt %u)", hd->pdev->name,
+			   c->num_ports, c->qpc_entry_sz, c->cqc_entry_sz,
+			   c->eqc_entry_sz, c->mtt_entry_sz);
+		rte_errno = EPROTO;
+		return -EPROTO;
+	}
+	ret = hermon_cmd_query_adapter(&hd->cmd, &qa);
+	if (ret < 0)
+		return ret;
+	adapter_board_id(hd, &qa);
+	return 0;
+}
+
+bool
+hermon_fw_check_catas(struct hermon_dev *hd)
+{
+	const uint8_t *bar = hd->bus.bar[HERMON_BAR_CFG];
+	uint32_t i, v, first = 0;
+	bool set = false;
+
+	if (hd->fatal)
+		return true;
+	for (i = 0; i < hd->fw.error_buf_size; i++) {
+		v = hermon_mmio_read32(bar, (uint32_t)hd->fw.error_buf_offset + 4 * i);
+		if (v != 0 && !set) {
+			first = v;
+			set = true;
+		}
+	}
+	if (!set)
+		return false;
+	hd->fatal = true;
+	hd->catas_syndrome = first;
+	hd->cmd.dead = true;
+	HERMON_LOG(ERR, "%s: catastrophic error, error buffer dword 0 = 0x%08x",
+		   hd->pdev->name, first);
+	for (i = 0; i < hd->fw.error_buf_size; i++)
+		HERMON_LOG(ERR, "%s:   error buffer[%u] = 0x%08x", hd->pdev->name, i,
+			   hermon_mmio_read32(bar, (uint32_t)hd->fw.error_buf_offset +
+					      4 * i));
+	prdma_dev_raise_event(hd->pdev, &(struct prdma_async_event){
+		.type = PRDMA_EVENT_DEVICE_FATAL, .syndrome = first,
+	});
+	return true;
+}

@@ -1,0 +1,384 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+/* Model lifecycle: registry, BAR memory, the device thread, test controls. */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_errno.h>
+#include <rte_pause.h>
+
+#include "hermon_model_priv.h"
+
+RTE_LOG_REGISTER_SUFFIX(hermon_model_logtype, model, NOTICE);
+
+static TAILQ_HEAD(, hermon_model) models = TAILQ_HEAD_INITIALIZER(models);
+static pthread_mutex_t models_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Idle back-off of the device thread: the machine's cores are shared. */
+#define HM_IDLE_SPINS  2000
+#define HM_IDLE_SLEEP_NS 50000
+
+static void *
+hm_thread(void *arg)
+{
+	struct hermon_model *m = arg;
+	struct timespec ts = { 0, HM_IDLE_SLEEP_NS };
+	unsigned int idle = 0;
+
+	pthread_mutex_lock(&m->lock);
+	while (!m->stop) {
+		uint64_t before = m->commands + m->resets;
+
+		if (!m->paused)
+			hm_cmd_poll(m);
+		if (m->commands + m->resets != before)
+			idle = 0;
+		pthread_mutex_unlock(&m->lock);
+		if (++idle < HM_IDLE_SPINS)
+			rte_pause();
+		else
+			nanosleep(&ts, NULL);
+		pthread_mutex_lock(&m->lock);
+	}
+	pthread_mutex_unlock(&m->lock);
+	return NULL;
+}
+
+static void
+hm_cfg_init(struct hermon_model *m)
+{
+	memset(m->cfg, 0, sizeof(m->cfg));
+	m->cfg[0] = HERMON_PCI_VENDOR_MELLANOX | ((uint32_t)m->conf.device_id << 16);
+	m->cfg[1] = 0x00100006;           /* memory space + bus master */
+	m->cfg[2] = 0x02800000;           /* class: network, other */
+	m->cfg[4] = 0x0000000c;           /* BAR0: 64-bit prefetchable memory */
+	m->cfg[6] = 0x0000000c;           /* BAR2 */
+}
+
+struct hermon_model *
+hermon_model_create(const struct hermon_model_conf *conf)
+{
+	struct hermon_model *m, *it;
+	int ret;
+
+	if (conf == NULL || conf->name == NULL || conf->name[0] == '\0' ||
+	    strlen(conf->name) >= sizeof(m->name) || conf->ports > 2 ||
+	    (conf->port_type != 0 && conf->port_type != HERMON_PORT_TYPE_IB &&
+	     conf->port_type != HERMON_PORT_TYPE_ETH)) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	m = calloc(1, sizeof(*m));
+	if (m == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	snprintf(m->name, sizeof(m->name), "%s", conf->name);
+	m->conf = *conf;
+	m->conf.name = m->name;
+	if (m->conf.device_id == 0)
+		m->conf.device_id = 0x1003;
+	if (m->conf.ports == 0)
+		m->conf.ports = 1;
+	if (m->conf.port_type == 0)
+		m->conf.port_type = HERMON_PORT_TYPE_ETH;
+	m->refs = 1;
+	m->bar0 = aligned_alloc(HERMON_UAR_PAGE_SIZE, HERMON_BAR_CFG_SIZE);
+	m->bar2 = aligned_alloc(HERMON_UAR_PAGE_SIZE, HM_UAR_BAR_SIZE);
+	if (m->bar0 == NULL || m->bar2 == NULL) {
+		ret = ENOMEM;
+		goto err_mem;
+	}
+	memset(m->bar0, 0, HERMON_BAR_CFG_SIZE);
+	memset(m->bar2, 0, HM_UAR_BAR_SIZE);
+	hm_cfg_init(m);
+	pthread_mutex_init(&m->lock, NULL);
+	pthread_cond_init(&m->cond, NULL);
+	hm_fw_reset(m);
+	m->resets = 0;
+
+	pthread_mutex_lock(&models_lock);
+	TAILQ_FOREACH(it, &models, next) {
+		if (strcmp(it->name, m->name) == 0) {
+			pthread_mutex_unlock(&models_lock);
+			ret = EEXIST;
+			goto err_name;
+		}
+	}
+	ret = pthread_create(&m->thread, NULL, hm_thread, m);
+	if (ret != 0) {
+		pthread_mutex_unlock(&models_lock);
+		goto err_name;
+	}
+	TAILQ_INSERT_TAIL(&models, m, next);
+	pthread_mutex_unlock(&models_lock);
+	HM_LOG(INFO, m, "created (device 0x%04x, %u port(s))",
+	       m->conf.device_id, m->conf.ports);
+	return m;
+
+err_name:
+	pthread_cond_destroy(&m->cond);
+	pthread_mutex_destroy(&m->lock);
+err_mem:
+	free(m->bar0);
+	free(m->bar2);
+	free(m);
+	rte_errno = ret;
+	return NULL;
+}
+
+struct hermon_model *
+hermon_model_get(const char *name)
+{
+	struct hermon_model *m;
+
+	if (name == NULL)
+		return NULL;
+	pthread_mutex_lock(&models_lock);
+	TAILQ_FOREACH(m, &models, next) {
+		if (strcmp(m->name, name) == 0) {
+			m->refs++;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&models_lock);
+	return m;
+}
+
+void
+hermon_model_put(struct hermon_model *m)
+{
+	if (m == NULL)
+		return;
+	pthread_mutex_lock(&models_lock);
+	if (--m->refs > 0) {
+		pthread_mutex_unlock(&models_lock);
+		return;
+	}
+	TAILQ_REMOVE(&models, m, next);
+	pthread_mutex_unlock(&models_lock);
+
+	pthread_mutex_lock(&m->lock);
+	m->stop = true;
+	pthread_mutex_unlock(&m->lock);
+	pthread_join(m->thread, NULL);
+	hm_maps_clear(&m->fa);
+	hm_maps_clear(&m->aux);
+	hm_maps_clear(&m->icm);
+	pthread_cond_destroy(&m->cond);
+	pthread_mutex_destroy(&m->lock);
+	free(m->bar0);
+	free(m->bar2);
+	free(m);
+}
+
+void *
+hermon_model_bar(struct hermon_model *m, unsigned int bar, size_t *len)
+{
+	if (bar == HERMON_BAR_CFG) {
+		*len = HERMON_BAR_CFG_SIZE;
+		return m->bar0;
+	}
+	if (bar == HERMON_BAR_UAR) {
+		*len = HM_UAR_BAR_SIZE;
+		return m->bar2;
+	}
+	*len = 0;
+	return NULL;
+}
+
+/* A reset written but not yet carried out hides the device, as on the bus. */
+static bool
+hm_reset_pending(struct hermon_model *m)
+{
+	uint32_t v = rte_be_to_cpu_32(*(volatile uint32_t *)
+				      (m->bar0 + HERMON_RESET_OFFSET));
+
+	return (v & HERMON_RESET_VALUE) != 0;
+}
+
+int
+hermon_model_cfg_read32(struct hermon_model *m, uint32_t off, uint32_t *val)
+{
+	if (off % 4 != 0 || off >= sizeof(m->cfg))
+		return -EINVAL;
+	pthread_mutex_lock(&m->lock);
+	if (m->in_reset || hm_reset_pending(m))
+		*val = UINT32_MAX;
+	else
+		*val = m->cfg[off / 4];
+	pthread_mutex_unlock(&m->lock);
+	return 0;
+}
+
+int
+hermon_model_cfg_write32(struct hermon_model *m, uint32_t off, uint32_t val)
+{
+	if (off % 4 != 0 || off >= sizeof(m->cfg))
+		return -EINVAL;
+	pthread_mutex_lock(&m->lock);
+	/* identity dwords are read-only */
+	if (off != 0 && off != 8)
+		m->cfg[off / 4] = val;
+	pthread_mutex_unlock(&m->lock);
+	return 0;
+}
+
+void
+hermon_model_pause(struct hermon_model *m)
+{
+	pthread_mutex_lock(&m->lock);
+	m->paused = true;
+	pthread_mutex_unlock(&m->lock);
+}
+
+void
+hermon_model_resume(struct hermon_model *m)
+{
+	pthread_mutex_lock(&m->lock);
+	m->paused = false;
+	pthread_mutex_unlock(&m->lock);
+}
+
+int
+hermon_model_step(struct hermon_model *m)
+{
+	uint64_t before;
+
+	pthread_mutex_lock(&m->lock);
+	before = m->commands + m->resets;
+	hm_cmd_poll(m);
+	before = m->commands + m->resets - before;
+	pthread_mutex_unlock(&m->lock);
+	return before != 0;
+}
+
+static int
+hm_fault_arm(struct hermon_model *m, uint16_t opcode, uint8_t status,
+	     bool timeout, uint32_t nth)
+{
+	unsigned int i;
+
+	if (nth == 0 || opcode > 0xfff)
+		return -EINVAL;
+	pthread_mutex_lock(&m->lock);
+	for (i = 0; i < HM_MAX_FAULTS; i++) {
+		if (!m->fault[i].armed) {
+			m->fault[i] = (struct hm_fault){
+				.armed = true, .timeout = timeout,
+				.opcode = opcode, .status = status, .nth = nth,
+			};
+			pthread_mutex_unlock(&m->lock);
+			return 0;
+		}
+	}
+	pthread_mutex_unlock(&m->lock);
+	return -ENOSPC;
+}
+
+int
+hermon_model_fault_status(struct hermon_model *m, uint16_t opcode,
+			  uint8_t status, uint32_t nth)
+{
+	if (status == HERMON_STAT_OK)
+		return -EINVAL;
+	return hm_fault_arm(m, opcode, status, false, nth);
+}
+
+int
+hermon_model_fault_timeout(struct hermon_model *m, uint16_t opcode, uint32_t nth)
+{
+	return hm_fault_arm(m, opcode, 0, true, nth);
+}
+
+int
+hermon_model_fault_catastrophic(struct hermon_model *m, uint32_t syndrome)
+{
+	if (syndrome == 0)
+		return -EINVAL;
+	pthread_mutex_lock(&m->lock);
+	hm_fw_raise_catas(m, syndrome);
+	pthread_mutex_unlock(&m->lock);
+	return 0;
+}
+
+void
+hermon_model_fault_clear(struct hermon_model *m)
+{
+	pthread_mutex_lock(&m->lock);
+	memset(m->fault, 0, sizeof(m->fault));
+	pthread_mutex_unlock(&m->lock);
+}
+
+static uint64_t
+hm_pages_in(const struct hm_maps *maps, uint64_t lo, uint64_t hi)
+{
+	uint64_t pages = 0;
+	uint32_t i;
+
+	for (i = 0; i < maps->nb; i++) {
+		uint64_t s = RTE_MAX(maps->e[i].va, lo);
+		uint64_t e = RTE_MIN(maps->e[i].va + maps->e[i].size, hi);
+
+		if (e > s)
+			pages += (e - s) >> HERMON_ICM_PAGE_SHIFT;
+	}
+	return pages;
+}
+
+int
+hermon_model_get_state(struct hermon_model *m, struct hermon_model_state *st)
+{
+	unsigned int t;
+
+	memset(st, 0, sizeof(*st));
+	pthread_mutex_lock(&m->lock);
+	st->running = m->running;
+	st->hca_init = m->hca_init;
+	st->catastrophic = m->catas;
+	st->hung = m->hung;
+	st->fa_pages = (uint32_t)m->fa.pages;
+	st->aux_pages = (uint32_t)m->aux.pages;
+	st->icm_size = m->icm_size;
+	st->icm_pages = m->icm.pages;
+	if (m->layout.valid) {
+		/* a table extends to the next base above it (or the ICM end) */
+		for (t = 0; t < HERMON_MODEL_TABLE_NB; t++) {
+			uint64_t lo = m->layout.base[t], hi = UINT64_MAX;
+			unsigned int u;
+
+			for (u = 0; u < HERMON_MODEL_TABLE_NB; u++)
+				if (m->layout.base[u] > lo && m->layout.base[u] < hi)
+					hi = m->layout.base[u];
+			st->table_pages[t] = hm_pages_in(&m->icm, lo, hi);
+		}
+	}
+	st->eqs_hw = (uint32_t)__builtin_popcountll(m->eq_hw);
+	st->ports_up = m->ports_up;
+	st->resets = m->resets;
+	st->commands = m->commands;
+	st->last_opcode = m->last_opcode;
+	st->last_status = m->last_status;
+	pthread_mutex_unlock(&m->lock);
+	return 0;
+}
+
+const char *
+hermon_model_table_name(enum hermon_model_table t)
+{
+	static const char *const names[HERMON_MODEL_TABLE_NB] = {
+		[HERMON_MODEL_QPC] = "QPC", [HERMON_MODEL_AUXC] = "AUXC",
+		[HERMON_MODEL_ALTC] = "ALTC", [HERMON_MODEL_RDMARC] = "RDMARC",
+		[HERMON_MODEL_SRQC] = "SRQC", [HERMON_MODEL_CQC] = "CQC",
+		[HERMON_MODEL_EQC] = "EQC", [HERMON_MODEL_DMPT] = "DMPT",
+		[HERMON_MODEL_CMPT] = "CMPT", [HERMON_MODEL_MTT] = "MTT",
+		[HERMON_MODEL_MCG] = "MCG",
+	};
+
+	return (unsigned int)t < HERMON_MODEL_TABLE_NB ? names[t] : "?";
+}

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+#ifndef HERMON_MODEL_H
+#define HERMON_MODEL_H
+
+/**
+ * @file
+ * A software model of a Hermon device, firmware half.
+ *
+ * The model owns BAR0- and BAR2-shaped memory regions and a thread that
+ * watches them as silicon would: the reset register and the HCR go bit.
+ * It executes firmware commands, reading and writing host memory only by
+ * IOVA (translated with rte_mem_iova2virt, as a device does by DMA), and
+ * keeps its contexts in the ICM pages the driver mapped. The PMD maps these
+ * regions through its "model" bus exactly as it maps real BARs.
+ *
+ * The API below is for that bus and for tests: lookup by name, pause and
+ * step, fault injection and a view of the firmware state.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct hermon_model;
+
+/** Configuration of a new model. */
+struct hermon_model_conf {
+	const char *name;          /**< unique; found again by hermon_model_find */
+	uint16_t device_id;        /**< PCI device id (0: 0x1003, ConnectX-3) */
+	uint8_t ports;             /**< 1 or 2 (0: 1) */
+	uint8_t port_type;         /**< SENSE_PORT answer: 1 IB, 2 Ethernet (0: 2) */
+};
+
+/** ICM tables the model knows once INIT_HCA has told it their bases. */
+enum hermon_model_table {
+	HERMON_MODEL_QPC,
+	HERMON_MODEL_AUXC,
+	HERMON_MODEL_ALTC,
+	HERMON_MODEL_RDMARC,
+	HERMON_MODEL_SRQC,
+	HERMON_MODEL_CQC,
+	HERMON_MODEL_EQC,
+	HERMON_MODEL_DMPT,
+	HERMON_MODEL_CMPT,
+	HERMON_MODEL_MTT,
+	HERMON_MODEL_MCG,
+	HERMON_MODEL_TABLE_NB
+};
+
+/** What the firmware holds right now (see hermon_model_get_state). */
+struct hermon_model_state {
+	bool running;                 /**< RUN_FW done */
+	bool hca_init;                /**< INIT_HCA done, CLOSE_HCA not yet */
+	bool catastrophic;            /**< an internal error was raised */
+	bool hung;                    /**< a command timeout fault has fired */
+	uint32_t fa_pages;            /**< 4 KiB pages mapped by MAP_FA */
+	uint32_t aux_pages;           /**< 4 KiB pages mapped by MAP_ICM_AUX */
+	uint64_t icm_size;            /**< SET_ICM_SIZE value */
+	uint64_t icm_pages;           /**< 4 KiB ICM pages mapped by MAP_ICM */
+	/** ICM pages mapped inside each table (layout of the last INIT_HCA). */
+	uint64_t table_pages[HERMON_MODEL_TABLE_NB];
+	uint32_t eqs_hw;              /**< EQs in hardware ownership */
+	uint32_t ports_up;            /**< bit n-1: port n initialised */
+	uint64_t resets;
+	uint64_t commands;            /**< commands executed (any status) */
+	uint16_t last_opcode;
+	uint8_t last_status;
+};
+
+/** Create a model and start its thread (NULL + rte_errno on failure). */
+struct hermon_model *hermon_model_create(const struct hermon_model_conf *conf);
+
+/** Drop a reference; the last one stops the thread and frees the model. */
+void hermon_model_put(struct hermon_model *m);
+
+/** Find a live model by name and take a reference (NULL if none). */
+struct hermon_model *hermon_model_get(const char *name);
+
+/** The memory behind BAR @p bar (0 or 2) and its length. */
+void *hermon_model_bar(struct hermon_model *m, unsigned int bar, size_t *len);
+
+/** PCI configuration space access (reads 0xffffffff while in reset). */
+int hermon_model_cfg_read32(struct hermon_model *m, uint32_t off, uint32_t *val);
+int hermon_model_cfg_write32(struct hermon_model *m, uint32_t off, uint32_t val);
+
+/** Stop executing commands (the go bit stays set) until resumed or stepped. */
+void hermon_model_pause(struct hermon_model *m);
+void hermon_model_resume(struct hermon_model *m);
+/** While paused: execute the pending command if any; returns 1 if it did. */
+int hermon_model_step(struct hermon_model *m);
+
+/**
+ * Fault injection. Each fault fires once, on the @p nth (1 = next) command
+ * with @p opcode, then disarms. Up to 8 faults may be armed.
+ */
+int hermon_model_fault_status(struct hermon_model *m, uint16_t opcode,
+			      uint8_t status, uint32_t nth);
+/** Never clear go for that command (the device hangs until reset). */
+int hermon_model_fault_timeout(struct hermon_model *m, uint16_t opcode,
+			       uint32_t nth);
+/**
+ * Raise a local catastrophic error now: fill the error buffer with
+ * @p syndrome, post a LOCAL_CATAS event where one is mapped, and stop
+ * answering commands until reset.
+ */
+int hermon_model_fault_catastrophic(struct hermon_model *m, uint32_t syndrome);
+/** Disarm every pending fault. */
+void hermon_model_fault_clear(struct hermon_model *m);
+
+/** Snapshot of the firmware state. */
+int hermon_model_get_state(struct hermon_model *m, struct hermon_model_state *st);
+
+/** Name of a table ("QPC", ...). */
+const char *hermon_model_table_name(enum hermon_model_table t);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HERMON_MODEL_H */
