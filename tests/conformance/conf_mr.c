@@ -39,7 +39,6 @@ test_mr_reg_refused(void **state)
 	struct conf_buf dpdk;
 	void *heap;
 
-	RTE_SET_USED(state);
 	heap = malloc(M_LEN);
 	CONF_TRUE("malloc", heap != NULL);
 	expect_reg_refused(heap, M_LEN, PRDMA_ACCESS_LOCAL_WRITE, "register malloc memory");
