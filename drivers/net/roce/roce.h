@@ -1,0 +1,638 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+#ifndef ROCE_H
+#define ROCE_H
+
+/*
+ * The software RoCEv2 provider: private structures and prototypes, grouped
+ * by the file that defines them.
+ *
+ * Model: the application's post calls write work queue entries into per-QP
+ * rings and its poll calls read completions from per-CQ rings; one engine
+ * per device moves everything else (transmit, receive, timers, completions).
+ * The engine is guarded by a try-acquire flag: whoever gets it runs a step,
+ * nobody ever waits for it on the fast path. Control operations take the
+ * flag too (waiting for it), so the engine never sees a half-built object.
+ */
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <rte_common.h>
+#include <rte_ether.h>
+#include <rte_log.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "prdma_provider.h"
+#include "roce_wire.h"
+
+extern int roce_logtype;
+#define ROCE_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, roce_logtype, "roce: " fmt "\n", ##__VA_ARGS__)
+
+/* Limits this provider enforces (reported by dev_query). */
+#define ROCE_MAX_QP_SLOTS   1024          /* QPN low 10 bits index the table */
+#define ROCE_QPN_SLOT_BITS  10
+#define ROCE_MAX_QP         (ROCE_MAX_QP_SLOTS - 2)
+#define ROCE_MAX_QP_WR      4096
+#define ROCE_MAX_SGE        8
+#define ROCE_MAX_INLINE     256
+#define ROCE_MAX_CQ         1024
+#define ROCE_MAX_CQE        65536
+#define ROCE_MAX_SRQ        256
+#define ROCE_MAX_SRQ_WR     4096
+#define ROCE_MAX_KEYS       8192          /* key table: MRs and MWs */
+#define ROCE_MAX_MR         4096
+#define ROCE_MAX_MW         (ROCE_MAX_KEYS - 1 - ROCE_MAX_MR)
+#define ROCE_MAX_PD         65536
+#define ROCE_MAX_AH         65536
+#define ROCE_MAX_RD_ATOMIC  16
+#define ROCE_MAX_MSG        (1u << 31)
+#define ROCE_OUTQ_SIZE      64            /* >= 2 * (MAX_RD_ATOMIC + 1) */
+#define ROCE_ACK_EVERY      64            /* AckReq every N packets of long messages */
+#define ROCE_DEFAULT_BURST  32
+#define ROCE_MAX_BURST      512
+#define ROCE_TXQ_SIZE       1024          /* per-device staging of frames to send */
+#define ROCE_RING_SIZE      1024          /* ring mode: each direction */
+#define ROCE_NB_MBUF        8191
+#define ROCE_MBUF_DATAROOM  (RTE_PKTMBUF_HEADROOM + 4096 + 256)
+#define ROCE_UD_HOP_LIMIT   64
+
+/* ------------------------------------------------------------------ */
+/* Configuration (roce_args.c)                                         */
+/* ------------------------------------------------------------------ */
+
+struct roce_cfg {
+	char ring[32];            /* ring mode: link name, "" otherwise */
+	int side;                 /* ring mode: 0 or 1 */
+	int port;                 /* port mode: ethdev port id, -1 otherwise */
+	int has_ip;
+	union prdma_gid gid;      /* ip= as a GID */
+	int has_mac;
+	struct rte_ether_addr mac;
+	uint8_t mtu;              /* enum prdma_mtu cap, 0 = automatic */
+	char pcap[PATH_MAX];
+	uint8_t progress_thread;
+	char name[PRDMA_DEV_NAME_LEN];
+	uint16_t burst;
+};
+
+/* The keys accepted in devargs (NULL terminated). */
+extern const char *const roce_args_keys[];
+int roce_args_parse(const char *args, struct roce_cfg *cfg);
+
+/* ------------------------------------------------------------------ */
+/* Counters kept by the provider                                       */
+/* ------------------------------------------------------------------ */
+
+/* Device-level drops that have no counter in prdma_counters.h. */
+struct roce_dev_drops {
+	uint64_t not_roce;        /* non-RoCE frames (ARP, other UDP, ...) */
+	uint64_t malformed;       /* lengths, versions, truncation */
+	uint64_t bad_opcode;
+	uint64_t bad_icrc;
+	uint64_t wrong_ip;        /* destination IP is not ours */
+	uint64_t unknown_qp;      /* no such QP, or the wrong type */
+	uint64_t bad_pkey;
+	uint64_t bad_qkey;
+	uint64_t ud_no_wqe;       /* UD/UC receive without a WQE */
+	uint64_t qp_state;        /* QP cannot receive in its state */
+	uint64_t tx_no_mbuf;      /* mempool empty when building */
+	uint64_t cq_overrun;
+};
+
+struct roce_stats {
+	uint64_t dev[PRDMA_DEV_CNT_MAX];   /* indexed by enum prdma_dev_counter */
+	struct roce_dev_drops drop;
+};
+
+/* ------------------------------------------------------------------ */
+/* Frames                                                              */
+/* ------------------------------------------------------------------ */
+
+/* A prebuilt Ethernet + IP + UDP header for one destination. */
+struct roce_path {
+	uint8_t hdr[ROCE_L2L4_MAX];
+	uint8_t hdr_len;          /* bytes of hdr in use */
+	uint8_t l3_off;
+	uint8_t ipv6;
+	uint8_t loopback;         /* destination is this device itself */
+};
+
+/* ------------------------------------------------------------------ */
+/* Ring mode link (roce_link.c)                                        */
+/* ------------------------------------------------------------------ */
+
+struct roce_dev;
+
+struct roce_link {
+	char name[32];
+	struct rte_ring *ring[2];         /* ring[i]: frames to side i */
+	uint16_t port[2];
+	struct rte_mempool *mp;
+	struct rte_ether_addr mac[2];
+	struct roce_dev *dev[2];          /* probed sides (NULL if not) */
+	unsigned int refs;
+	uint32_t stepping;                /* peer steps in progress */
+};
+
+int roce_link_attach(struct roce_dev *dev, const char *name, int side);
+void roce_link_detach(struct roce_dev *dev);
+/*
+ * Run one engine step of the other side (inline mode): in one process a
+ * test or an application often waits on one side only, and the other side
+ * must still answer.
+ */
+int roce_link_step_peer(struct roce_dev *dev);
+
+/* ------------------------------------------------------------------ */
+/* Memory keys (roce_mr.c)                                             */
+/* ------------------------------------------------------------------ */
+
+enum roce_key_kind {
+	ROCE_KEY_FREE = 0,
+	ROCE_KEY_MR,
+	ROCE_KEY_MW,
+};
+
+struct roce_key {
+	uint32_t key;             /* current key (index << 8 | key byte) */
+	uint8_t kind;             /* enum roce_key_kind */
+	uint8_t valid;            /* usable (MR not invalidated, MW bound) */
+	uint8_t dma;              /* the DMA MR: any DPDK memory, local only */
+	uint8_t last_byte;        /* last key byte handed out */
+	uint32_t access;
+	struct prdma_pd *pd;
+	uint64_t addr;
+	uint64_t length;
+	struct prdma_mr *mr;      /* MR: itself; MW: the MR bound to */
+	struct prdma_mw *mw;
+	uint32_t mw_qpn;          /* type 2 MW: the QP it is bound to */
+	uint32_t binds;           /* MR: windows bound to it */
+};
+
+struct roce_mr {
+	struct prdma_mr base;
+	uint32_t slot;
+};
+
+struct roce_mw {
+	struct prdma_mw base;
+	uint32_t slot;
+};
+
+/* Look a key up: NULL when unknown or stale. */
+static inline struct roce_key *roce_key_get(struct roce_dev *dev, uint32_t key);
+
+/*
+ * Check [va, va+len) against @key for @access in @pd; for remote access
+ * @qpn is the QP the request came on (type 2 windows). Returns 0 or
+ * -EACCES (key, range, rights) / -EPERM (wrong PD).
+ */
+int roce_key_check(struct roce_dev *dev, uint32_t key, struct prdma_pd *pd,
+		   uint32_t qpn, uint64_t va, uint64_t len, uint32_t access,
+		   int remote, struct roce_key **out);
+/* Invalidate a key (LOCAL_INV, SEND_WITH_INV); 0 or -EINVAL. */
+int roce_key_invalidate(struct roce_dev *dev, uint32_t key, struct prdma_pd *pd,
+			uint32_t qpn);
+struct roce_qp;
+struct roce_swqe;
+/* Execute a BIND_MW work request; returns a completion status. */
+int roce_mw_bind_exec(struct roce_qp *qp, const struct roce_swqe *w);
+int roce_mr_reg(struct prdma_mr *mr);
+int roce_mr_dereg(struct prdma_mr *mr);
+int roce_mw_alloc(struct prdma_mw *mw);
+int roce_mw_dealloc(struct prdma_mw *mw);
+
+/* ------------------------------------------------------------------ */
+/* CQ (roce_cq.c)                                                      */
+/* ------------------------------------------------------------------ */
+
+enum roce_cq_arm {
+	ROCE_ARM_NONE = 0,
+	ROCE_ARM_NEXT,
+	ROCE_ARM_SOLICITED,
+	ROCE_ARM_N,
+};
+
+struct roce_cq {
+	struct prdma_cq base;
+	struct roce_dev *rdev;
+	struct prdma_wc *ring;
+	uint32_t mask;
+	uint32_t head;            /* producer (engine), release-published */
+	uint32_t tail;            /* consumer (poll), release-published */
+	uint32_t arm;             /* enum roce_cq_arm, set by cq_arm */
+	uint32_t arm_n;           /* ROCE_ARM_N: completions still to come */
+	uint32_t overrun;         /* stopped after an overrun */
+};
+
+/* Queue a completion (engine or control path with the engine flag). */
+void roce_cq_push(struct roce_cq *cq, const struct prdma_wc *wc);
+int roce_cq_create(struct prdma_cq *cq, const struct prdma_cq_init_attr *attr);
+int roce_cq_destroy(struct prdma_cq *cq);
+int roce_cq_resize(struct prdma_cq *cq, uint32_t cqe);
+int roce_cq_arm(struct prdma_cq *cq, enum prdma_cq_arm_flags flags, uint32_t n);
+int roce_poll_cq(struct prdma_cq *cq, uint16_t nb, struct prdma_wc *wc);
+int roce_peek_cq(struct prdma_cq *cq);
+
+/* ------------------------------------------------------------------ */
+/* Receive queues (roce_srq.c)                                         */
+/* ------------------------------------------------------------------ */
+
+struct roce_rwqe {
+	uint64_t wr_id;
+	uint32_t num_sge;
+	uint32_t reserved;
+	struct prdma_sge sge[ROCE_MAX_SGE];
+};
+
+/* A single-producer single-consumer ring of receive WQEs. */
+struct roce_rq {
+	struct roce_rwqe *wqe;
+	uint32_t mask;
+	uint32_t max_sge;
+	uint32_t head;            /* producer (post_recv) */
+	uint32_t tail;            /* consumer (engine) */
+};
+
+struct roce_srq {
+	struct prdma_srq base;
+	struct roce_rq rq;
+	uint32_t max_wr;          /* as reported */
+	uint32_t limit;           /* armed watermark, 0 = disarmed */
+};
+
+int roce_rq_init(struct roce_rq *rq, uint32_t nb, uint32_t max_sge, int socket);
+void roce_rq_fini(struct roce_rq *rq);
+int roce_rq_post(struct roce_rq *rq, const struct prdma_recv_wr *wr,
+		 const struct prdma_recv_wr **bad_wr);
+int roce_srq_create(struct prdma_srq *srq, struct prdma_srq_init_attr *attr);
+int roce_srq_modify(struct prdma_srq *srq, const struct prdma_srq_attr *attr,
+		    uint32_t mask);
+int roce_srq_query(struct prdma_srq *srq, struct prdma_srq_attr *attr);
+int roce_srq_destroy(struct prdma_srq *srq);
+int roce_post_srq_recv(struct prdma_srq *srq, const struct prdma_recv_wr *wr,
+		       const struct prdma_recv_wr **bad_wr);
+/* Engine: take the next receive WQE for @qp (its RQ or its SRQ), or NULL. */
+struct roce_rwqe *roce_recv_take(struct roce_qp *qp);
+
+/* ------------------------------------------------------------------ */
+/* QP                                                                  */
+/* ------------------------------------------------------------------ */
+
+/* Send WQE flags. */
+#define ROCE_SWQE_SIGNALED  RTE_BIT32(0)
+#define ROCE_SWQE_FENCE     RTE_BIT32(1)
+#define ROCE_SWQE_SOLICITED RTE_BIT32(2)
+#define ROCE_SWQE_INLINE    RTE_BIT32(3)
+
+struct roce_ah {
+	struct prdma_ah base;
+	struct roce_path path;
+};
+
+struct roce_swqe {
+	uint64_t wr_id;
+	uint8_t opcode;           /* enum prdma_wr_opcode */
+	uint8_t flags;            /* ROCE_SWQE_* */
+	uint8_t num_sge;
+	uint8_t done;             /* finished; completes when it is the oldest */
+	uint8_t started;          /* PSNs assigned */
+	uint8_t status;           /* enum prdma_wc_status once done */
+	uint8_t reserved[2];
+	uint32_t imm_inv;         /* immediate (host order) or rkey to invalidate */
+	uint32_t length;          /* total bytes of the SGEs / inline data */
+	uint64_t raddr;
+	uint32_t rkey;
+	uint32_t first_psn;
+	uint32_t last_psn;
+	uint32_t resp_psn;        /* READ: next response PSN expected */
+	uint64_t compare_add;
+	uint64_t swap;
+	/* UD */
+	struct roce_ah *ah;
+	uint32_t remote_qpn;
+	uint32_t remote_qkey;
+	/* BIND_MW */
+	struct prdma_mw *mw;
+	struct prdma_mr *mr;
+	uint64_t bind_addr;
+	uint64_t bind_len;
+	uint32_t bind_rkey;
+	uint32_t bind_access;
+	uint8_t *inl;             /* inline data area of this slot */
+	struct prdma_sge sge[ROCE_MAX_SGE];
+};
+
+/* Responder resources: READ and atomic state kept for duplicates. */
+struct roce_res {
+	uint8_t valid;
+	uint8_t atomic;
+	uint32_t first_psn;
+	uint32_t last_psn;
+	uint64_t va;
+	uint32_t rkey;
+	uint32_t len;
+	uint64_t orig;            /* atomic: value returned */
+	uint32_t msn;
+};
+
+enum roce_out_kind {
+	ROCE_OUT_ACK = 0,         /* ACK or NAK (syndrome) */
+	ROCE_OUT_READ,            /* READ responses */
+	ROCE_OUT_ATOMIC,          /* ATOMIC ACKNOWLEDGE */
+};
+
+/* One queued response, sent in PSN order. */
+struct roce_out {
+	uint8_t kind;
+	uint8_t syndrome;
+	uint32_t psn;             /* ACK/atomic PSN; READ: next PSN to send */
+	uint32_t msn;
+	uint32_t off;             /* READ: bytes already sent */
+	uint32_t len;             /* READ: bytes from the first PSN */
+	uint32_t first_psn;       /* READ: first PSN of the sent range */
+	uint64_t va;
+	uint32_t rkey;
+	uint64_t orig;
+};
+
+struct roce_qp {
+	struct prdma_qp base;
+	struct roce_dev *rdev;
+	struct roce_cq *scq;
+	struct roce_cq *rcq;
+	struct roce_srq *srq;
+	uint32_t slot;
+	uint8_t sq_sig_all;
+	uint8_t gsi;
+	uint8_t comm_est_sent;
+	uint8_t sqd_event_sent;
+
+	/* attributes */
+	uint8_t path_mtu;
+	uint8_t timeout;
+	uint8_t retry_cnt;
+	uint8_t rnr_retry;
+	uint8_t min_rnr_timer;
+	uint8_t max_rd_atomic;
+	uint8_t max_dest_rd_atomic;
+	uint8_t en_sqd_async_notify;
+	uint8_t port_num;
+	uint16_t pkey_index;
+	uint32_t qkey;
+	uint32_t rq_psn_attr;
+	uint32_t sq_psn_attr;
+	uint32_t dest_qpn;
+	uint32_t access;
+	struct prdma_ah_attr ah_attr;
+	struct roce_path path;
+	uint16_t sport;
+	uint32_t mtu;             /* effective payload bytes per packet */
+
+	/* send queue */
+	struct roce_swqe *sq;
+	uint8_t *sq_inline;
+	uint32_t sq_mask;
+	uint32_t max_send_sge;
+	uint32_t max_inline;
+	uint32_t sq_head;         /* producer (post_send) */
+	uint32_t sq_tail;         /* oldest not completed (engine) */
+	uint32_t sq_next;         /* next to transmit (engine) */
+	uint32_t sq_off;          /* bytes of sq_next already sent */
+	uint32_t sq_psn;          /* next PSN to send */
+	uint32_t una_psn;         /* oldest PSN not acknowledged */
+	uint32_t rd_out;          /* READ/atomic in flight */
+	uint32_t pkts_noack;      /* packets since the last AckReq */
+	uint8_t retry_left;
+	uint8_t rnr_left;
+	uint8_t in_rnr_wait;
+	uint8_t tx_halt;          /* a local error waits to be completed */
+	uint64_t timer_tsc;       /* local ACK timeout deadline, 0 = off */
+	uint64_t rnr_tsc;         /* RNR wait deadline */
+	uint32_t rnr_psn;
+
+	/* receive queue (unless an SRQ is used) */
+	struct roce_rq rq;
+
+	/* responder */
+	uint32_t epsn;
+	uint32_t msn;
+	uint8_t nak_sent;         /* PSN sequence NAK latch */
+	uint8_t resp_op;          /* ROCE_F_SEND / ROCE_F_WRITE in progress, 0 none */
+	uint8_t uc_drop;          /* UC: drop until the next FIRST/ONLY */
+	uint8_t resp_err;         /* receive-side error: drop everything */
+	struct roce_rwqe cur_rwqe;  /* receive WQE being filled */
+	uint8_t have_rwqe;
+	uint32_t rcv_off;         /* bytes placed in cur_rwqe */
+	uint64_t wr_va;           /* WRITE in progress */
+	uint32_t wr_rkey;
+	uint32_t wr_resid;
+	uint32_t wr_len;
+	struct roce_res res[ROCE_MAX_RD_ATOMIC];
+	uint32_t res_next;
+	struct roce_out outq[ROCE_OUTQ_SIZE];
+	uint32_t out_head;
+	uint32_t out_tail;
+
+	uint64_t cnt[PRDMA_QP_CNT_MAX];
+};
+
+/* roce_qp.c */
+int roce_qp_create(struct prdma_qp *qp, struct prdma_qp_init_attr *attr);
+int roce_qp_modify(struct prdma_qp *qp, const struct prdma_qp_attr *attr,
+		   uint32_t mask);
+int roce_qp_query(struct prdma_qp *qp, struct prdma_qp_attr *attr);
+int roce_qp_destroy(struct prdma_qp *qp);
+/* Move a QP to ERR from the engine (flushes, raises @ev unless MAX). */
+void roce_qp_error(struct roce_qp *qp, enum prdma_event_type ev);
+/* Complete every WQE not yet completed with WR_FLUSH_ERR. */
+void roce_qp_flush(struct roce_qp *qp);
+int roce_path_build(struct roce_dev *dev, const struct prdma_ah_attr *ah,
+		    struct roce_path *path);
+int roce_ah_create(struct prdma_ah *ah);
+int roce_ah_modify(struct prdma_ah *ah, const struct prdma_ah_attr *attr);
+int roce_ah_destroy(struct prdma_ah *ah);
+
+/* roce_post.c */
+int roce_post_send(struct prdma_qp *qp, const struct prdma_send_wr *wr,
+		   const struct prdma_send_wr **bad_wr);
+int roce_post_recv(struct prdma_qp *qp, const struct prdma_recv_wr *wr,
+		   const struct prdma_recv_wr **bad_wr);
+
+/* roce_req.c: the requester */
+enum prdma_wc_opcode roce_wc_opcode(uint8_t wr_opcode);
+/* Transmit new or rewound work of @qp; returns packets queued. */
+unsigned int roce_req_tx(struct roce_qp *qp, uint64_t now);
+/* An ACK, NAK, READ response or atomic ACK for @qp. */
+void roce_req_rx(struct roce_qp *qp, struct roce_pkt *pkt, uint64_t now);
+/* Timers of @qp (local ACK timeout, RNR wait). */
+void roce_req_timers(struct roce_qp *qp, uint64_t now);
+/* Complete finished WQEs from the oldest on. */
+void roce_req_complete(struct roce_qp *qp);
+
+/* roce_resp.c: the responder */
+void roce_resp_rx(struct roce_qp *qp, struct roce_pkt *pkt);
+/* Send queued ACKs/NAKs/READ responses; returns packets queued. */
+unsigned int roce_resp_tx(struct roce_qp *qp);
+
+/* ------------------------------------------------------------------ */
+/* Device (roce_dev.c) and engine (roce_engine.c)                      */
+/* ------------------------------------------------------------------ */
+
+struct roce_pcap;
+
+struct roce_dev {
+	struct prdma_dev *pdev;
+	struct roce_cfg cfg;
+	uint16_t port_id;
+	uint8_t port_started;     /* we configured and started the port */
+	uint8_t ipv6;
+	struct roce_link *link;
+	int side;
+	struct rte_mempool *mp;
+	uint8_t own_mp;
+	struct rte_ether_addr mac;
+	union prdma_gid gid;
+	uint8_t ip[16];           /* IPv4 in the first 4 bytes */
+	uint8_t max_mtu;          /* enum prdma_mtu the port can carry */
+	uint8_t active_mtu;       /* min(max_mtu, mtu= cap) */
+	uint16_t burst;
+	char node_desc[PRDMA_NODE_DESC_LEN];
+	uint32_t port_cap;
+	uint64_t tsc_hz;
+
+	/* the engine flag: 0 free, 1 held */
+	uint32_t busy;
+
+	/* objects (changed only with the engine flag held) */
+	struct roce_qp *qp_tbl[ROCE_MAX_QP_SLOTS];
+	struct roce_qp *qps[ROCE_MAX_QP_SLOTS];
+	uint32_t nb_qps;
+	uint32_t qp_slot_next;
+	struct roce_key *keys;
+	uint32_t key_next;
+	uint32_t nb_mr;
+	uint32_t nb_mw;
+	uint32_t nb_cq;
+	uint32_t nb_srq;
+	uint32_t nb_pd;
+	uint32_t nb_ah;
+
+	/* frames waiting for the port (or for ourselves) */
+	struct rte_mbuf *txq[ROCE_TXQ_SIZE];
+	uint32_t txq_len;
+	struct rte_ring *loop;    /* frames this device sent to itself */
+
+	struct roce_pcap *pcap;
+	pthread_t thread;
+	volatile int thread_run;
+	uint8_t thread_started;
+
+	struct roce_stats st;
+};
+
+static inline struct roce_dev *
+roce_dev_of(struct prdma_dev *pdev)
+{
+	return pdev->priv;
+}
+
+/* Try to take the engine flag (never waits). */
+static inline bool
+roce_engine_trylock(struct roce_dev *dev)
+{
+	uint32_t expected = 0;
+
+	/* acquire: the holder sees everything the previous holder wrote */
+	return __atomic_compare_exchange_n(&dev->busy, &expected, 1, false,
+					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+static inline void
+roce_engine_unlock(struct roce_dev *dev)
+{
+	/* release: publish this step's writes to the next holder */
+	__atomic_store_n(&dev->busy, 0, __ATOMIC_RELEASE);
+}
+
+/* Control path: wait for the engine flag. */
+void roce_engine_lock(struct roce_dev *dev);
+/* Run one engine step if the flag is free; returns work done. */
+int roce_engine_poll(struct roce_dev *dev);
+/* One step with the flag held. */
+int roce_engine_step(struct roce_dev *dev);
+/* Transmit only @qp's pending work (post_send fast path, flag held). */
+void roce_engine_kick(struct roce_dev *dev, struct roce_qp *qp);
+int roce_engine_thread_start(struct roce_dev *dev);
+void roce_engine_thread_stop(struct roce_dev *dev);
+/* Process one received frame (exposed for the tests' injection). */
+void roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m);
+
+/* Room left in the transmit staging area. */
+static inline uint32_t
+roce_tx_room(const struct roce_dev *dev)
+{
+	return ROCE_TXQ_SIZE - dev->txq_len;
+}
+
+/*
+ * Start a frame on @path: returns the mbuf with the L2-L4 headers copied
+ * and *@bth pointing where the BTH goes, or NULL (no mbuf, no room).
+ */
+struct rte_mbuf *roce_frame_start(struct roce_dev *dev,
+				  const struct roce_path *path, uint16_t sport,
+				  uint8_t **bth);
+/*
+ * Finish a frame whose transport part (BTH..payload, without pad) is
+ * @tlen bytes: pad, lengths, checksums, ICRC; then queue it for sending.
+ */
+void roce_frame_send(struct roce_dev *dev, struct rte_mbuf *m,
+		     const struct roce_path *path, uint32_t tlen);
+
+/* roce_dev.c */
+uint32_t roce_qpn_slot(uint32_t qpn);
+static inline struct roce_qp *
+roce_qp_lookup(struct roce_dev *dev, uint32_t qpn)
+{
+	struct roce_qp *qp = dev->qp_tbl[qpn & (ROCE_MAX_QP_SLOTS - 1)];
+
+	return (qp != NULL && qp->base.qp_num == qpn) ? qp : NULL;
+}
+
+/* Raise a QP event. */
+void roce_qp_event(struct roce_qp *qp, enum prdma_event_type type);
+
+/* Copy between a list of SGEs (checked) and a flat buffer. */
+int roce_sge_copy_out(struct roce_dev *dev, struct prdma_pd *pd,
+		      const struct prdma_sge *sge, uint32_t nsge, uint32_t off,
+		      uint8_t *dst, uint32_t len);
+int roce_sge_copy_in(struct roce_dev *dev, struct prdma_pd *pd,
+		     const struct prdma_sge *sge, uint32_t nsge, uint32_t off,
+		     const uint8_t *src, uint32_t len);
+
+/* roce_pcap.c */
+struct roce_pcap *roce_pcap_open(const char *path);
+void roce_pcap_write(struct roce_pcap *pc, const struct rte_mbuf *m);
+void roce_pcap_close(struct roce_pcap *pc);
+
+/* Key lookup body (needs struct roce_dev). */
+static inline struct roce_key *
+roce_key_get(struct roce_dev *dev, uint32_t key)
+{
+	uint32_t idx = key >> 8;
+	struct roce_key *k;
+
+	if (idx == 0 || idx >= ROCE_MAX_KEYS)
+		return NULL;
+	k = &dev->keys[idx];
+	return (k->kind != ROCE_KEY_FREE && k->key == key) ? k : NULL;
+}
+
+#endif /* ROCE_H */

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+/*
+ * Completion queues: a single-producer (the engine) single-consumer (the
+ * polling lcore) ring. A full ring is an overrun: the CQ raises CQ_ERR and
+ * stops accepting, it never overwrites.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_malloc.h>
+
+#include "roce.h"
+
+static uint32_t
+pow2_ge(uint32_t n)
+{
+	return rte_align32pow2(n < 1 ? 1 : n);
+}
+
+static void
+cq_fire(struct roce_cq *cq, const struct prdma_wc *wc)
+{
+	uint32_t arm = __atomic_load_n(&cq->arm, __ATOMIC_ACQUIRE);
+	int fire = 0;
+
+	switch (arm) {
+	case ROCE_ARM_NEXT:
+		fire = 1;
+		break;
+	case ROCE_ARM_SOLICITED:
+		fire = (wc->wc_flags & PRDMA_WC_SOLICITED) ||
+			wc->status != PRDMA_WC_SUCCESS;
+		break;
+	case ROCE_ARM_N:
+		fire = --cq->arm_n == 0;
+		break;
+	default:
+		return;
+	}
+	if (fire) {
+		__atomic_store_n(&cq->arm, ROCE_ARM_NONE, __ATOMIC_RELEASE);
+		prdma_cq_notify(&cq->base);
+	}
+}
+
+void
+roce_cq_push(struct roce_cq *cq, const struct prdma_wc *wc)
+{
+	uint32_t tail;
+
+	if (unlikely(cq->overrun))
+		return;
+	/* acquire: the consumer is done with the slot before we reuse it */
+	tail = __atomic_load_n(&cq->tail, __ATOMIC_ACQUIRE);
+	if (unlikely(cq->head - tail > cq->mask)) {
+		struct prdma_async_event ev;
+
+		cq->overrun = 1;
+		cq->rdev->st.drop.cq_overrun++;
+		memset(&ev, 0, sizeof(ev));
+		ev.type = PRDMA_EVENT_CQ_ERR;
+		ev.element.cq = &cq->base;
+		prdma_dev_raise_event(cq->base.dev, &ev);
+		return;
+	}
+	cq->ring[cq->head & cq->mask] = *wc;
+	/* release: the entry is written before the consumer sees it */
+	__atomic_store_n(&cq->head, cq->head + 1, __ATOMIC_RELEASE);
+	cq_fire(cq, wc);
+}
+
+int
+roce_cq_create(struct prdma_cq *pcq, const struct prdma_cq_init_attr *attr)
+{
+	struct roce_cq *cq = (struct roce_cq *)pcq;
+	struct roce_dev *dev = roce_dev_of(pcq->dev);
+	uint32_t n = pow2_ge(attr->cqe);
+
+	if (dev->nb_cq >= ROCE_MAX_CQ)
+		return -ENOSPC;
+	cq->ring = rte_zmalloc_socket("roce_cq", sizeof(struct prdma_wc) * n,
+				      RTE_CACHE_LINE_SIZE, pcq->dev->socket_id);
+	if (cq->ring == NULL)
+		return -ENOMEM;
+	cq->rdev = dev;
+	cq->mask = n - 1;
+	cq->base.cqe = n;
+	dev->nb_cq++;
+	return 0;
+}
+
+int
+roce_cq_destroy(struct prdma_cq *pcq)
+{
+	struct roce_cq *cq = (struct roce_cq *)pcq;
+
+	cq->rdev->nb_cq--;
+	rte_free(cq->ring);
+	return 0;
+}
+
+int
+roce_cq_resize(struct prdma_cq *pcq, uint32_t cqe)
+{
+	struct roce_cq *cq = (struct roce_cq *)pcq;
+	struct roce_dev *dev = cq->rdev;
+	uint32_t n = pow2_ge(cqe), queued, i;
+	struct prdma_wc *ring;
+
+	ring = rte_zmalloc_socket("roce_cq", sizeof(struct prdma_wc) * n,
+				  RTE_CACHE_LINE_SIZE, pcq->dev->socket_id);
+	if (ring == NULL)
+		return -ENOMEM;
+	roce_engine_lock(dev);
+	queued = cq->head - cq->tail;
+	if (queued > n) {
+		roce_engine_unlock(dev);
+		rte_free(ring);
+		return -EINVAL;
+	}
+	for (i = 0; i < queued; i++)
+		ring[i] = cq->ring[(cq->tail + i) & cq->mask];
+	rte_free(cq->ring);
+	cq->ring = ring;
+	cq->mask = n - 1;
+	cq->tail = 0;
+	cq->head = queued;
+	cq->base.cqe = n;
+	roce_engine_unlock(dev);
+	return 0;
+}
+
+int
+roce_cq_arm(struct prdma_cq *pcq, enum prdma_cq_arm_flags flags, uint32_t n)
+{
+	struct roce_cq *cq = (struct roce_cq *)pcq;
+
+	if (n != 0) {
+		cq->arm_n = n;
+		__atomic_store_n(&cq->arm, ROCE_ARM_N, __ATOMIC_RELEASE);
+	} else {
+		__atomic_store_n(&cq->arm, flags == PRDMA_CQ_ARM_SOLICITED ?
+				 ROCE_ARM_SOLICITED : ROCE_ARM_NEXT, __ATOMIC_RELEASE);
+	}
+	return 0;
+}
+
+int
+roce_poll_cq(struct prdma_cq *pcq, uint16_t nb, struct prdma_wc *wc)
+{
+	struct roce_cq *cq = (struct roce_cq *)pcq;
+	uint32_t head, tail = cq->tail, n, i;
+
+	if (!cq->rdev->cfg.progress_thread)
+		roce_engine_poll(cq->rdev);
+	/* acquire: entries up to head are fully written */
+	head = __atomic_load_n(&cq->head, __ATOMIC_ACQUIRE);
+	n = RTE_MIN(head - tail, (uint32_t)nb);
+	for (i = 0; i < n; i++)
+		wc[i] = cq->ring[(tail + i) & cq->mask];
+	/* release: our reads of the slots finish before the producer reuses them */
+	__atomic_store_n(&cq->tail, tail + n, __ATOMIC_RELEASE);
+	return (int)n;
+}
+
+int
+roce_peek_cq(struct prdma_cq *pcq)
+{
+	struct roce_cq *cq = (struct roce_cq *)pcq;
+
+	if (!cq->rdev->cfg.progress_thread)
+		roce_engine_poll(cq->rdev);
+	/* acquire: pairs with the producer's release of head */
+	return (int)(__atomic_load_n(&cq->head, __ATOMIC_ACQUIRE) - cq->tail);
+}

@@ -1,0 +1,568 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+/* Probe and removal, device and port queries, the ops tables. */
+
+#include <errno.h>
+#include <sched.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_malloc.h>
+#include <rte_pause.h>
+
+#include "roce.h"
+
+RTE_LOG_REGISTER_DEFAULT(roce_logtype, NOTICE);
+
+/* Ring mode addresses: TEST-NET-1 (RFC 5737), never routed. */
+#define ROCE_RING_IP0 RTE_IPV4(192, 0, 2, 1)
+#define ROCE_RING_IP1 RTE_IPV4(192, 0, 2, 2)
+/* What a RoCEv2 packet adds around its payload (kernel rule, wire facts §9). */
+#define ROCE_MTU_OVERHEAD 96
+
+static uint32_t dev_gen;
+
+void
+roce_engine_lock(struct roce_dev *dev)
+{
+	unsigned int spins = 0;
+
+	while (!roce_engine_trylock(dev)) {
+		if (++spins % 1024 == 0)
+			sched_yield();
+		else
+			rte_pause();
+	}
+}
+
+static uint8_t
+mtu_from_eth(uint32_t eth_mtu)
+{
+	uint8_t m;
+
+	for (m = PRDMA_MTU_4096; m > PRDMA_MTU_256; m--)
+		if (prdma_mtu_bytes(m) + ROCE_MTU_OVERHEAD <= eth_mtu)
+			return m;
+	return PRDMA_MTU_256;
+}
+
+/* Configure and start a port we own: one rx and one tx queue. */
+static int
+port_setup(struct roce_dev *dev)
+{
+	struct rte_eth_conf conf;
+	struct rte_eth_dev_info info;
+	uint16_t nb_rxd = 1024, nb_txd = 1024;
+	int ret;
+
+	memset(&conf, 0, sizeof(conf));
+	ret = rte_eth_dev_info_get(dev->port_id, &info);
+	if (ret < 0)
+		return ret;
+	ret = rte_eth_dev_configure(dev->port_id, 1, 1, &conf);
+	if (ret == -EBUSY)
+		return 1; /* already started by the application: use queue 0 */
+	if (ret < 0) {
+		ROCE_LOG(ERR, "port %u: configure: %s", dev->port_id, rte_strerror(-ret));
+		return ret;
+	}
+	ret = rte_eth_dev_adjust_nb_rx_tx_desc(dev->port_id, &nb_rxd, &nb_txd);
+	if (ret < 0)
+		return ret;
+	ret = rte_eth_rx_queue_setup(dev->port_id, 0, nb_rxd,
+				     (unsigned int)dev->pdev->socket_id, NULL, dev->mp);
+	if (ret < 0) {
+		ROCE_LOG(ERR, "port %u: rx queue: %s", dev->port_id, rte_strerror(-ret));
+		return ret;
+	}
+	ret = rte_eth_tx_queue_setup(dev->port_id, 0, nb_txd,
+				     (unsigned int)dev->pdev->socket_id, NULL);
+	if (ret < 0) {
+		ROCE_LOG(ERR, "port %u: tx queue: %s", dev->port_id, rte_strerror(-ret));
+		return ret;
+	}
+	ret = rte_eth_dev_start(dev->port_id);
+	if (ret < 0) {
+		ROCE_LOG(ERR, "port %u: start: %s", dev->port_id, rte_strerror(-ret));
+		return ret;
+	}
+	dev->port_started = 1;
+	return 0;
+}
+
+static void
+dev_free(struct roce_dev *dev)
+{
+	uint32_t i;
+	void *obj;
+
+	if (dev->loop != NULL) {
+		while (rte_ring_dequeue(dev->loop, &obj) == 0)
+			rte_pktmbuf_free(obj);
+		rte_ring_free(dev->loop);
+	}
+	for (i = 0; i < dev->txq_len; i++)
+		rte_pktmbuf_free(dev->txq[i]);
+	dev->txq_len = 0;
+	if (dev->pcap != NULL)
+		roce_pcap_close(dev->pcap);
+	if (dev->link != NULL) {
+		roce_link_detach(dev);
+	} else {
+		if (dev->port_started)
+			rte_eth_dev_stop(dev->port_id);
+		if (dev->own_mp)
+			rte_mempool_free(dev->mp);
+	}
+	rte_free(dev->keys);
+	rte_free(dev);
+}
+
+static void
+roce_dev_remove(struct prdma_dev *pdev)
+{
+	struct roce_dev *dev = roce_dev_of(pdev);
+
+	if (dev == NULL)
+		return;
+	roce_engine_thread_stop(dev);
+	roce_engine_lock(dev);
+	dev_free(dev);
+	pdev->priv = NULL;
+}
+
+static int
+addr_setup(struct roce_dev *dev)
+{
+	static const uint8_t v4mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+
+	if (dev->cfg.has_ip) {
+		dev->gid = dev->cfg.gid;
+	} else if (dev->link != NULL) {
+		prdma_gid_from_ipv4(&dev->gid, dev->side == 0 ? ROCE_RING_IP0 :
+				    ROCE_RING_IP1);
+	} else {
+		ROCE_LOG(ERR, "port=%d: ip=<address> is required in port mode",
+			 dev->cfg.port);
+		return -EINVAL;
+	}
+	memset(dev->ip, 0, sizeof(dev->ip));
+	if (memcmp(dev->gid.raw, v4mapped, sizeof(v4mapped)) == 0) {
+		dev->ipv6 = 0;
+		memcpy(dev->ip, &dev->gid.raw[12], 4);
+	} else {
+		dev->ipv6 = 1;
+		memcpy(dev->ip, dev->gid.raw, 16);
+	}
+	return 0;
+}
+
+static int
+roce_probe(struct prdma_dev *pdev, const char *args)
+{
+	extern const struct prdma_dev_ops roce_ops;
+	char buf[RTE_RING_NAMESIZE];
+	struct roce_dev *dev;
+	uint16_t eth_mtu;
+	int ret;
+
+	dev = rte_zmalloc_socket("roce_dev", sizeof(*dev), RTE_CACHE_LINE_SIZE,
+				 pdev->socket_id);
+	if (dev == NULL)
+		return -ENOMEM;
+	ret = roce_args_parse(args, &dev->cfg);
+	if (ret < 0) {
+		rte_free(dev);
+		return ret;
+	}
+	dev->keys = rte_zmalloc_socket("roce_keys", sizeof(struct roce_key) * ROCE_MAX_KEYS,
+				       RTE_CACHE_LINE_SIZE, pdev->socket_id);
+	if (dev->keys == NULL) {
+		rte_free(dev);
+		return -ENOMEM;
+	}
+	dev->pdev = pdev;
+	dev->burst = dev->cfg.burst;
+	dev->tsc_hz = rte_get_tsc_hz();
+	dev->key_next = 1 + (prdma_random32() % (ROCE_MAX_KEYS - 1));
+	dev->qp_slot_next = 2;
+	pdev->priv = dev;
+
+	if (dev->cfg.ring[0] != '\0') {
+		ret = roce_link_attach(dev, dev->cfg.ring, dev->cfg.side);
+		if (ret < 0)
+			goto err;
+		ret = port_setup(dev);
+		if (ret < 0)
+			goto err;
+		dev->max_mtu = PRDMA_MTU_4096;
+	} else {
+		dev->port_id = (uint16_t)dev->cfg.port;
+		if (!rte_eth_dev_is_valid_port(dev->port_id)) {
+			ROCE_LOG(ERR, "port=%d: no such ethdev port", dev->cfg.port);
+			ret = -ENODEV;
+			goto err;
+		}
+		snprintf(buf, sizeof(buf), "roce_mpd_%u", ++dev_gen);
+		dev->mp = rte_pktmbuf_pool_create(buf, ROCE_NB_MBUF, 256, 0,
+						  ROCE_MBUF_DATAROOM, pdev->socket_id);
+		if (dev->mp == NULL) {
+			ROCE_LOG(ERR, "port=%d: no mbuf pool: %s", dev->cfg.port,
+				 rte_strerror(rte_errno));
+			ret = -ENOMEM;
+			goto err;
+		}
+		dev->own_mp = 1;
+		ret = rte_eth_macaddr_get(dev->port_id, &dev->mac);
+		if (ret < 0)
+			goto err;
+		ret = port_setup(dev);
+		if (ret < 0)
+			goto err;
+		if (rte_eth_dev_get_mtu(dev->port_id, &eth_mtu) < 0)
+			eth_mtu = RTE_ETHER_MTU;
+		dev->max_mtu = mtu_from_eth(eth_mtu);
+	}
+	if (dev->cfg.has_mac)
+		dev->mac = dev->cfg.mac;
+	ret = addr_setup(dev);
+	if (ret < 0)
+		goto err;
+	dev->active_mtu = dev->cfg.mtu != 0 ? RTE_MIN(dev->cfg.mtu, dev->max_mtu) :
+		dev->max_mtu;
+	snprintf(buf, sizeof(buf), "roce_lp_%u", ++dev_gen);
+	dev->loop = rte_ring_create(buf, ROCE_RING_SIZE, pdev->socket_id,
+				    RING_F_SP_ENQ | RING_F_SC_DEQ);
+	if (dev->loop == NULL) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	if (dev->cfg.pcap[0] != '\0') {
+		dev->pcap = roce_pcap_open(dev->cfg.pcap);
+		if (dev->pcap == NULL) {
+			ret = -EINVAL;
+			goto err;
+		}
+	}
+	if (dev->cfg.name[0] != '\0')
+		strlcpy(pdev->name, dev->cfg.name, sizeof(pdev->name));
+	snprintf(dev->node_desc, sizeof(dev->node_desc), "prdma roce %.50s", pdev->name);
+	dev->port_cap = PRDMA_PORT_CAP_IP_BASED_GIDS;
+
+	pdev->ops = &roce_ops;
+	pdev->fp.post_send = roce_post_send;
+	pdev->fp.post_recv = roce_post_recv;
+	pdev->fp.post_srq_recv = roce_post_srq_recv;
+	pdev->fp.poll_cq = roce_poll_cq;
+	pdev->fp.peek_cq = roce_peek_cq;
+	pdev->obj_size.pd = sizeof(struct prdma_pd);
+	pdev->obj_size.mr = sizeof(struct roce_mr);
+	pdev->obj_size.mw = sizeof(struct roce_mw);
+	pdev->obj_size.cq = sizeof(struct roce_cq);
+	pdev->obj_size.srq = sizeof(struct roce_srq);
+	pdev->obj_size.qp = sizeof(struct roce_qp);
+	pdev->obj_size.ah = sizeof(struct roce_ah);
+	if (dev->cfg.progress_thread) {
+		ret = roce_engine_thread_start(dev);
+		if (ret < 0)
+			goto err;
+	}
+	ROCE_LOG(INFO, "%s: port %u, %s mode, active MTU %u", pdev->name,
+		 dev->port_id, dev->link != NULL ? "ring" : "port",
+		 prdma_mtu_bytes(dev->active_mtu));
+	return 0;
+err:
+	dev_free(dev);
+	pdev->priv = NULL;
+	return ret;
+}
+
+static int
+roce_dev_query(struct prdma_dev *pdev, struct prdma_dev_attr *a)
+{
+	struct roce_dev *dev = roce_dev_of(pdev);
+	const uint8_t *m = dev->mac.addr_bytes;
+	uint64_t guid;
+
+	strlcpy(a->node_desc, dev->node_desc, sizeof(a->node_desc));
+	a->vendor_id = 0xffffff;          /* no IEEE OUI: a software device */
+	a->vendor_part_id = 0;
+	a->hw_ver = 0;
+	a->fw_ver = 1ull << 32;
+	/* EUI-64 from the MAC, as RoCE devices derive their GUID. */
+	guid = (uint64_t)(m[0] ^ 2) << 56 | (uint64_t)m[1] << 48 |
+		(uint64_t)m[2] << 40 | 0xfffeull << 24 | (uint64_t)m[3] << 16 |
+		(uint64_t)m[4] << 8 | m[5];
+	a->node_guid = guid;
+	a->sys_image_guid = guid;
+	a->max_mr_size = 1ull << 32;
+	a->page_size_cap = RTE_PGSIZE_4K | RTE_PGSIZE_2M | RTE_PGSIZE_1G;
+	a->max_transfer_length = ROCE_MAX_MSG;
+	a->max_inline_data = ROCE_MAX_INLINE;
+	a->max_qp = ROCE_MAX_QP;
+	a->max_qp_wr = ROCE_MAX_QP_WR;
+	a->max_send_sge = ROCE_MAX_SGE;
+	a->max_recv_sge = ROCE_MAX_SGE;
+	a->max_read_sge = ROCE_MAX_SGE;
+	a->max_cq = ROCE_MAX_CQ;
+	a->max_cqe = ROCE_MAX_CQE;
+	a->max_mr = ROCE_MAX_MR;
+	a->max_pd = ROCE_MAX_PD;
+	a->max_mw = ROCE_MAX_MW;
+	a->max_ah = ROCE_MAX_AH;
+	a->max_srq = ROCE_MAX_SRQ;
+	a->max_srq_wr = ROCE_MAX_SRQ_WR;
+	a->max_srq_sge = ROCE_MAX_SGE;
+	a->max_qp_rd_atom = ROCE_MAX_RD_ATOMIC;
+	a->max_qp_init_rd_atom = ROCE_MAX_RD_ATOMIC;
+	a->max_res_rd_atom = ROCE_MAX_RD_ATOMIC * ROCE_MAX_QP;
+	a->max_mcast_grp = 0;
+	a->max_mcast_qp_attach = 0;
+	a->max_total_mcast_qp_attach = 0;
+	a->large_request_threshold = prdma_mtu_bytes(dev->active_mtu);
+	a->max_caller_data = 56;
+	a->max_callee_data = 196;
+	a->max_pkeys = 1;
+	a->local_ca_ack_delay = 0;
+	a->phys_port_cnt = 1;
+	a->transport = PRDMA_TRANSPORT_ROCE_V2;
+	a->flags = PRDMA_DEV_CAP_IN_ORDER_DMA | PRDMA_DEV_CAP_CQ_RESIZE |
+		PRDMA_DEV_CAP_LOOPBACK_CONN | PRDMA_DEV_CAP_SRQ |
+		PRDMA_DEV_CAP_MW_TYPE1 | PRDMA_DEV_CAP_MW_TYPE2 |
+		PRDMA_DEV_CAP_ATOMIC | PRDMA_DEV_CAP_RC | PRDMA_DEV_CAP_UC |
+		PRDMA_DEV_CAP_UD | PRDMA_DEV_CAP_SEND_INV |
+		PRDMA_DEV_CAP_PORT_MODIFY | PRDMA_DEV_CAP_NODE_DESC_MODIFY;
+	return 0;
+}
+
+static int
+roce_dev_modify(struct prdma_dev *pdev, uint32_t mask,
+		const struct prdma_dev_modify_attr *attr)
+{
+	struct roce_dev *dev = roce_dev_of(pdev);
+
+	if (mask & PRDMA_DEV_MODIFY_NODE_DESC)
+		strlcpy(dev->node_desc, attr->node_desc, sizeof(dev->node_desc));
+	return 0;
+}
+
+static int
+roce_dev_progress(struct prdma_dev *pdev)
+{
+	struct roce_dev *dev = roce_dev_of(pdev);
+
+	if (dev->cfg.progress_thread)
+		return 0;
+	return roce_engine_poll(dev);
+}
+
+/* IB width/speed encodings for an Ethernet speed (best effort). */
+static void
+ib_speed(uint32_t mbps, uint8_t *width, uint8_t *speed)
+{
+	*width = 1;
+	if (mbps >= 400000) {
+		*width = 8; *speed = 64;      /* 8x HDR */
+	} else if (mbps >= 200000) {
+		*width = 2; *speed = 64;      /* 4x HDR */
+	} else if (mbps >= 100000) {
+		*width = 2; *speed = 32;      /* 4x EDR */
+	} else if (mbps >= 50000) {
+		*width = 2; *speed = 2;       /* 4x ~QDR/DDR class */
+	} else if (mbps >= 40000) {
+		*width = 2; *speed = 4;       /* 4x QDR */
+	} else if (mbps >= 25000) {
+		*speed = 32;                  /* 1x EDR */
+	} else if (mbps >= 10000) {
+		*speed = 4;                   /* 1x QDR */
+	} else if (mbps >= 5000) {
+		*speed = 2;                   /* 1x DDR */
+	} else {
+		*speed = 1;                   /* 1x SDR */
+	}
+}
+
+static int
+roce_port_query(struct prdma_dev *pdev, uint8_t port, struct prdma_port_attr *a)
+{
+	struct roce_dev *dev = roce_dev_of(pdev);
+	struct rte_eth_link link;
+
+	RTE_SET_USED(port);
+	memset(&link, 0, sizeof(link));
+	if (rte_eth_link_get_nowait(dev->port_id, &link) < 0)
+		link.link_status = RTE_ETH_LINK_DOWN;
+	a->state = link.link_status == RTE_ETH_LINK_UP ? PRDMA_PORT_ACTIVE :
+		PRDMA_PORT_DOWN;
+	a->phys_state = link.link_status == RTE_ETH_LINK_UP ? 5 : 3;
+	a->max_mtu = dev->max_mtu;
+	a->active_mtu = dev->active_mtu;
+	a->link_layer = PRDMA_LINK_LAYER_ETHERNET;
+	a->gid_tbl_len = 1;
+	a->port_cap_flags = dev->port_cap;
+	a->max_msg_sz = ROCE_MAX_MSG;
+	a->pkey_tbl_len = 1;
+	a->lid = 0;
+	a->link_speed_mbps = link.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN ? 0 :
+		link.link_speed;
+	ib_speed(a->link_speed_mbps, &a->active_width, &a->active_speed);
+	a->mac = dev->mac;
+	return 0;
+}
+
+static int
+roce_port_modify(struct prdma_dev *pdev, uint8_t port, uint32_t set, uint32_t clear)
+{
+	struct roce_dev *dev = roce_dev_of(pdev);
+
+	RTE_SET_USED(port);
+	/* RoCE GIDs are IP based: that bit is not the caller's to clear. */
+	if (clear & PRDMA_PORT_CAP_IP_BASED_GIDS)
+		return -EINVAL;
+	dev->port_cap = (dev->port_cap | set) & ~clear;
+	return 0;
+}
+
+static int
+roce_gid_query(struct prdma_dev *pdev, uint8_t port, uint32_t index,
+	       union prdma_gid *gid)
+{
+	struct roce_dev *dev = roce_dev_of(pdev);
+
+	RTE_SET_USED(port);
+	if (index != 0)
+		return -ENOENT;
+	*gid = dev->gid;
+	return 0;
+}
+
+static int
+roce_pd_alloc(struct prdma_pd *pd)
+{
+	struct roce_dev *dev = roce_dev_of(pd->dev);
+
+	if (dev->nb_pd >= ROCE_MAX_PD)
+		return -ENOSPC;
+	dev->nb_pd++;
+	return 0;
+}
+
+static int
+roce_pd_free(struct prdma_pd *pd)
+{
+	roce_dev_of(pd->dev)->nb_pd--;
+	return 0;
+}
+
+static int
+roce_dev_counters_get(struct prdma_dev *pdev, struct prdma_dev_counters *c)
+{
+	struct roce_dev *dev = roce_dev_of(pdev);
+	unsigned int i;
+
+	for (i = 0; i < PRDMA_DEV_CNT_MAX; i++)
+		c->value[i] = __atomic_load_n(&dev->st.dev[i], __ATOMIC_RELAXED);
+	c->missing_mask = RTE_BIT64(PRDMA_DEV_CNT_CONNECT) |
+		RTE_BIT64(PRDMA_DEV_CNT_ACCEPT) |
+		RTE_BIT64(PRDMA_DEV_CNT_CONNECT_FAILURE) |
+		RTE_BIT64(PRDMA_DEV_CNT_CONNECTION_ERROR) |
+		RTE_BIT64(PRDMA_DEV_CNT_ACTIVE_CONNECTION) |
+		RTE_BIT64(PRDMA_DEV_CNT_CQ_ERROR) |
+		RTE_BIT64(PRDMA_DEV_CNT_CNP_SENT);
+	return 0;
+}
+
+static int
+roce_dev_counters_reset(struct prdma_dev *pdev)
+{
+	struct roce_dev *dev = roce_dev_of(pdev);
+
+	roce_engine_lock(dev);
+	memset(&dev->st, 0, sizeof(dev->st));
+	roce_engine_unlock(dev);
+	return 0;
+}
+
+static int
+roce_qp_counters_get(struct prdma_qp *pqp, struct prdma_qp_counters *c)
+{
+	struct roce_qp *qp = (struct roce_qp *)pqp;
+	unsigned int i;
+
+	for (i = 0; i < PRDMA_QP_CNT_MAX; i++)
+		c->value[i] = __atomic_load_n(&qp->cnt[i], __ATOMIC_RELAXED);
+	c->missing_mask = RTE_BIT64(PRDMA_QP_CNT_CNP_SENT);
+	return 0;
+}
+
+static int
+roce_qp_counters_reset(struct prdma_qp *pqp)
+{
+	struct roce_qp *qp = (struct roce_qp *)pqp;
+
+	roce_engine_lock(qp->rdev);
+	memset(qp->cnt, 0, sizeof(qp->cnt));
+	roce_engine_unlock(qp->rdev);
+	return 0;
+}
+
+void
+roce_qp_event(struct roce_qp *qp, enum prdma_event_type type)
+{
+	struct prdma_async_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.type = type;
+	ev.element.qp = &qp->base;
+	ev.qp_num = qp->base.qp_num;
+	prdma_dev_raise_event(qp->base.dev, &ev);
+}
+
+const struct prdma_dev_ops roce_ops = {
+	.dev_remove = roce_dev_remove,
+	.dev_query = roce_dev_query,
+	.dev_modify = roce_dev_modify,
+	.dev_progress = roce_dev_progress,
+	.port_query = roce_port_query,
+	.port_modify = roce_port_modify,
+	.gid_query = roce_gid_query,
+	.dev_counters_get = roce_dev_counters_get,
+	.dev_counters_reset = roce_dev_counters_reset,
+	.qp_counters_get = roce_qp_counters_get,
+	.qp_counters_reset = roce_qp_counters_reset,
+	.pd_alloc = roce_pd_alloc,
+	.pd_free = roce_pd_free,
+	.mr_reg = roce_mr_reg,
+	.mr_dereg = roce_mr_dereg,
+	.mw_alloc = roce_mw_alloc,
+	.mw_dealloc = roce_mw_dealloc,
+	.cq_create = roce_cq_create,
+	.cq_destroy = roce_cq_destroy,
+	.cq_resize = roce_cq_resize,
+	.cq_arm = roce_cq_arm,
+	.srq_create = roce_srq_create,
+	.srq_modify = roce_srq_modify,
+	.srq_query = roce_srq_query,
+	.srq_destroy = roce_srq_destroy,
+	.qp_create = roce_qp_create,
+	.qp_modify = roce_qp_modify,
+	.qp_query = roce_qp_query,
+	.qp_destroy = roce_qp_destroy,
+	.ah_create = roce_ah_create,
+	.ah_modify = roce_ah_modify,
+	.ah_destroy = roce_ah_destroy,
+};
+
+static struct prdma_provider roce_provider = {
+	.name = "roce",
+	.params = "ring=<name>,side=0|1,port=<id>,ip=<addr>,mac=<addr>,"
+		  "mtu=256|512|1024|2048|4096,pcap=<file>,progress=inline|thread,"
+		  "name=<name>,burst=<n>",
+	.probe = roce_probe,
+};
+
+PRDMA_PROVIDER_REGISTER(roce_provider);

@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+/*
+ * The engine: one step receives a burst, dispatches each packet to its QP's
+ * requester or responder, runs the timers, lets every QP transmit and
+ * flushes the staged frames to the port. Runs with the engine flag held.
+ */
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_ip.h>
+#include <rte_lcore.h>
+#include <rte_pause.h>
+
+#include "roce.h"
+
+struct rte_mbuf *
+roce_frame_start(struct roce_dev *dev, const struct roce_path *path,
+		 uint16_t sport, uint8_t **bth)
+{
+	struct rte_mbuf *m;
+	uint8_t *p;
+
+	if (dev->txq_len >= ROCE_TXQ_SIZE)
+		return NULL;
+	m = rte_pktmbuf_alloc(dev->mp);
+	if (unlikely(m == NULL)) {
+		dev->st.drop.tx_no_mbuf++;
+		return NULL;
+	}
+	p = rte_pktmbuf_mtod(m, uint8_t *);
+	memcpy(p, path->hdr, path->hdr_len);
+	roce_put16(p + path->hdr_len - ROCE_UDP_LEN, sport);
+	*bth = p + path->hdr_len;
+	return m;
+}
+
+void
+roce_frame_send(struct roce_dev *dev, struct rte_mbuf *m,
+		const struct roce_path *path, uint32_t tlen)
+{
+	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+	uint8_t *l3 = p + path->l3_off;
+	uint8_t *udp = p + path->hdr_len - ROCE_UDP_LEN;
+	uint32_t pad = (uint32_t)(-(int32_t)tlen) & 3, crc, len;
+	uint32_t udp_len;
+
+	memset(p + path->hdr_len + tlen, 0, pad);
+	tlen += pad;
+	udp_len = ROCE_UDP_LEN + tlen + ROCE_ICRC_LEN;
+	roce_put16(udp + 4, (uint16_t)udp_len);
+	if (path->ipv6) {
+		roce_put16(l3 + 4, (uint16_t)udp_len);
+	} else {
+		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)l3;
+
+		roce_put16(l3 + 2, (uint16_t)(ROCE_IPV4_LEN + udp_len));
+		ip->hdr_checksum = 0;
+		ip->hdr_checksum = rte_ipv4_cksum(ip);
+	}
+	/* BTH PadCnt: the builders leave it 0. */
+	p[path->hdr_len + 1] |= (uint8_t)(pad << 4);
+	crc = roce_icrc(l3, (uint32_t)(udp - l3) + ROCE_UDP_LEN + tlen, path->ipv6);
+	crc = rte_cpu_to_le_32(crc);
+	memcpy(p + path->hdr_len + tlen, &crc, 4);
+	len = path->hdr_len + tlen + ROCE_ICRC_LEN;
+	if (len < ROCE_MIN_FRAME) {
+		memset(p + len, 0, ROCE_MIN_FRAME - len);
+		len = ROCE_MIN_FRAME;
+	}
+	m->data_len = (uint16_t)len;
+	m->pkt_len = len;
+	dev->st.dev[PRDMA_DEV_CNT_RDMA_OUT_FRAMES]++;
+	dev->st.dev[PRDMA_DEV_CNT_RDMA_OUT_OCTETS] += len + RTE_ETHER_CRC_LEN;
+	if (dev->pcap != NULL)
+		roce_pcap_write(dev->pcap, m);
+	if (path->loopback) {
+		if (rte_ring_sp_enqueue(dev->loop, m) != 0)
+			rte_pktmbuf_free(m); /* a full loop ring is a lost frame */
+		return;
+	}
+	dev->txq[dev->txq_len++] = m;
+}
+
+static void
+tx_flush(struct roce_dev *dev)
+{
+	uint16_t sent;
+	uint32_t left;
+
+	if (dev->txq_len == 0)
+		return;
+	sent = rte_eth_tx_burst(dev->port_id, 0, dev->txq,
+				(uint16_t)RTE_MIN(dev->txq_len, (uint32_t)UINT16_MAX));
+	left = dev->txq_len - sent;
+	if (left != 0 && sent != 0)
+		memmove(dev->txq, dev->txq + sent, left * sizeof(dev->txq[0]));
+	dev->txq_len = left;
+}
+
+static int
+ip_is_ours(const struct roce_dev *dev, const struct roce_pkt *pkt)
+{
+	if (pkt->ipv6 != dev->ipv6)
+		return 0;
+	return memcmp(pkt->dst_ip, dev->ip, dev->ipv6 ? 16 : 4) == 0;
+}
+
+void
+roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m)
+{
+	struct roce_pkt pkt;
+	enum roce_rx_verdict v;
+	struct roce_qp *qp;
+	uint32_t tr;
+
+	if (dev->pcap != NULL)
+		roce_pcap_write(dev->pcap, m);
+	/* One segment: a chained frame is not something we sent or accept. */
+	if (m->nb_segs != 1) {
+		dev->st.drop.malformed++;
+		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
+		return;
+	}
+	v = roce_pkt_parse(rte_pktmbuf_mtod(m, uint8_t *), m->data_len, &pkt);
+	switch (v) {
+	case ROCE_RX_OK:
+		break;
+	case ROCE_RX_NOT_ROCE:
+		dev->st.drop.not_roce++;
+		return;
+	case ROCE_RX_BAD_ICRC:
+		dev->st.drop.bad_icrc++;
+		dev->st.dev[PRDMA_DEV_CNT_ICRC_DROPS]++;
+		return;
+	case ROCE_RX_BAD_OPCODE:
+		dev->st.drop.bad_opcode++;
+		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
+		return;
+	default:
+		dev->st.drop.malformed++;
+		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
+		return;
+	}
+	if (!ip_is_ours(dev, &pkt)) {
+		dev->st.drop.wrong_ip++;
+		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
+		return;
+	}
+	dev->st.dev[PRDMA_DEV_CNT_RDMA_IN_FRAMES]++;
+	dev->st.dev[PRDMA_DEV_CNT_RDMA_IN_OCTETS] += m->pkt_len + RTE_ETHER_CRC_LEN;
+	qp = roce_qp_lookup(dev, pkt.bth.dqpn);
+	if (pkt.bth.opcode == ROCE_OP_CNP) {
+		dev->st.dev[PRDMA_DEV_CNT_CNP_RECEIVED]++;
+		if (qp != NULL)
+			qp->cnt[PRDMA_QP_CNT_CNP_RCVD]++;
+		return;
+	}
+	if ((pkt.bth.pkey & ROCE_PKEY_MASK) != ROCE_PKEY_MASK) {
+		dev->st.drop.bad_pkey++;
+		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
+		return;
+	}
+	tr = pkt.bth.opcode & ROCE_TR_MASK;
+	if (qp == NULL ||
+	    (tr == ROCE_TR_RC && qp->base.qp_type != PRDMA_QPT_RC) ||
+	    (tr == ROCE_TR_UC && qp->base.qp_type != PRDMA_QPT_UC) ||
+	    (tr == ROCE_TR_UD && qp->base.qp_type != PRDMA_QPT_UD)) {
+		dev->st.drop.unknown_qp++;
+		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
+		return;
+	}
+	if (pkt.flags & ROCE_F_RESP)
+		roce_req_rx(qp, &pkt, rte_rdtsc());
+	else
+		roce_resp_rx(qp, &pkt);
+}
+
+static unsigned int
+rx_burst(struct roce_dev *dev)
+{
+	struct rte_mbuf *pkts[ROCE_MAX_BURST];
+	unsigned int n, i, total = 0;
+
+	n = rte_ring_sc_dequeue_burst(dev->loop, (void **)pkts, dev->burst, NULL);
+	for (i = 0; i < n; i++) {
+		roce_engine_rx_frame(dev, pkts[i]);
+		rte_pktmbuf_free(pkts[i]);
+	}
+	total += n;
+	n = rte_eth_rx_burst(dev->port_id, 0, pkts, dev->burst);
+	for (i = 0; i < n; i++) {
+		roce_engine_rx_frame(dev, pkts[i]);
+		rte_pktmbuf_free(pkts[i]);
+	}
+	return total + n;
+}
+
+/* Everything a QP does per step besides receiving. */
+static unsigned int
+qp_step(struct roce_qp *qp, uint64_t now)
+{
+	unsigned int n = 0;
+
+	if (qp->out_head != qp->out_tail)
+		n += roce_resp_tx(qp);
+	if (qp->base.state == PRDMA_QPS_ERR) {
+		roce_qp_flush(qp);
+		return n;
+	}
+	if (qp->timer_tsc != 0 || qp->in_rnr_wait)
+		roce_req_timers(qp, now);
+	n += roce_req_tx(qp, now);
+	roce_req_complete(qp);
+	return n;
+}
+
+int
+roce_engine_step(struct roce_dev *dev)
+{
+	unsigned int work, i;
+	uint64_t now;
+
+	tx_flush(dev);
+	work = rx_burst(dev);
+	now = rte_rdtsc();
+	for (i = 0; i < dev->nb_qps; i++)
+		work += qp_step(dev->qps[i], now);
+	tx_flush(dev);
+	return (int)work;
+}
+
+int
+roce_engine_poll(struct roce_dev *dev)
+{
+	int n = 0;
+
+	if (roce_engine_trylock(dev)) {
+		n = roce_engine_step(dev);
+		roce_engine_unlock(dev);
+	}
+	if (dev->link != NULL)
+		n += roce_link_step_peer(dev);
+	return n;
+}
+
+void
+roce_engine_kick(struct roce_dev *dev, struct roce_qp *qp)
+{
+	if (qp->base.state == PRDMA_QPS_RTS || qp->base.state == PRDMA_QPS_SQD) {
+		roce_req_tx(qp, rte_rdtsc());
+		roce_req_complete(qp);
+	}
+	tx_flush(dev);
+}
+
+static uint32_t
+engine_thread(void *arg)
+{
+	struct roce_dev *dev = arg;
+	unsigned int idle = 0;
+	int n;
+
+	while (__atomic_load_n(&dev->thread_run, __ATOMIC_ACQUIRE)) {
+		n = 0;
+		if (roce_engine_trylock(dev)) {
+			n = roce_engine_step(dev);
+			roce_engine_unlock(dev);
+		}
+		/* Busy-poll while there is traffic; nap when idle so a shared
+		 * core is not burnt. */
+		if (n > 0) {
+			idle = 0;
+		} else if (++idle > 4096) {
+			usleep(20);
+		} else {
+			rte_pause();
+		}
+	}
+	return 0;
+}
+
+static void *
+engine_thread_start(void *arg)
+{
+	engine_thread(arg);
+	return NULL;
+}
+
+int
+roce_engine_thread_start(struct roce_dev *dev)
+{
+	char name[RTE_MAX_THREAD_NAME_LEN];
+	int ret;
+
+	snprintf(name, sizeof(name), "roce-%u", dev->pdev->dev_id);
+	dev->thread_run = 1;
+	ret = rte_ctrl_thread_create(&dev->thread, name, NULL, engine_thread_start, dev);
+	if (ret != 0) {
+		dev->thread_run = 0;
+		ROCE_LOG(ERR, "%s: cannot start the progress thread: %s",
+			 dev->pdev->name, strerror(ret));
+		return -ret;
+	}
+	dev->thread_started = 1;
+	return 0;
+}
+
+void
+roce_engine_thread_stop(struct roce_dev *dev)
+{
+	if (!dev->thread_started)
+		return;
+	__atomic_store_n(&dev->thread_run, 0, __ATOMIC_RELEASE);
+	pthread_join(dev->thread, NULL);
+	dev->thread_started = 0;
+}

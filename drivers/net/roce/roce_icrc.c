@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+/*
+ * Invariant CRC (roce-wire-facts.md §5): CRC-32 over an 8-byte all-ones
+ * pseudo LRH, the IP and UDP headers and the transport packet, with the
+ * variant fields set to all ones. The fields are masked in place and the
+ * pseudo LRH borrows the 8 bytes before the IP header (the end of the
+ * Ethernet header), so no byte of the packet is copied.
+ */
+
+#include <rte_net_crc.h>
+
+#include "roce_wire.h"
+
+uint32_t
+roce_icrc(uint8_t *l3, uint32_t len, int ipv6)
+{
+	uint8_t save_lrh[8], save_l3[8], save_udp[2], save_bth4;
+	uint8_t *pre = l3 - 8, *udp, *bth;
+	uint32_t crc;
+
+	memcpy(save_lrh, pre, 8);
+	memset(pre, 0xff, 8);
+	if (ipv6) {
+		/* Traffic class and flow label (version kept), hop limit. */
+		memcpy(save_l3, l3, 8);
+		l3[0] |= 0x0f;
+		l3[1] = 0xff;
+		l3[2] = 0xff;
+		l3[3] = 0xff;
+		l3[7] = 0xff;
+		udp = l3 + ROCE_IPV6_LEN;
+	} else {
+		/* TOS, TTL and header checksum. */
+		save_l3[0] = l3[1];
+		save_l3[1] = l3[8];
+		save_l3[2] = l3[10];
+		save_l3[3] = l3[11];
+		l3[1] = 0xff;
+		l3[8] = 0xff;
+		l3[10] = 0xff;
+		l3[11] = 0xff;
+		udp = l3 + ROCE_IPV4_LEN;
+	}
+	save_udp[0] = udp[6];
+	save_udp[1] = udp[7];
+	udp[6] = 0xff;
+	udp[7] = 0xff;
+	bth = udp + ROCE_UDP_LEN;
+	save_bth4 = bth[4];
+	bth[4] = 0xff;
+
+	crc = rte_net_crc_calc(pre, len + 8, RTE_NET_CRC32_ETH);
+
+	bth[4] = save_bth4;
+	udp[6] = save_udp[0];
+	udp[7] = save_udp[1];
+	if (ipv6) {
+		memcpy(l3, save_l3, 8);
+	} else {
+		l3[1] = save_l3[0];
+		l3[8] = save_l3[1];
+		l3[10] = save_l3[2];
+		l3[11] = save_l3[3];
+	}
+	memcpy(pre, save_lrh, 8);
+	return crc;
+}

@@ -1,0 +1,458 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+/* Queue pairs (control path), paths and address handles. */
+
+#include <errno.h>
+#include <string.h>
+
+#include <netinet/in.h>
+
+#include <rte_malloc.h>
+
+#include "roce.h"
+
+static const uint8_t v4mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+
+static int
+peer_mac(struct roce_dev *dev, const struct prdma_ah_attr *ah, int loopback,
+	 struct rte_ether_addr *mac)
+{
+	if (ah->flags & PRDMA_AH_F_DMAC) {
+		*mac = ah->dmac;
+		return 0;
+	}
+	if (loopback) {
+		*mac = dev->mac;
+		return 0;
+	}
+	if (dev->link != NULL) {
+		*mac = dev->link->mac[1 - dev->side];
+		return 0;
+	}
+	ROCE_LOG(ERR, "%s: no MAC for the destination: pass it in prdma_ah_attr.dmac "
+		 "with PRDMA_AH_F_DMAC (address resolution is not implemented)",
+		 dev->pdev->name);
+	return -EHOSTUNREACH;
+}
+
+int
+roce_path_build(struct roce_dev *dev, const struct prdma_ah_attr *ah,
+		struct roce_path *path)
+{
+	struct rte_ether_addr dmac;
+	int v4 = memcmp(ah->dgid.raw, v4mapped, sizeof(v4mapped)) == 0;
+	uint8_t *p = path->hdr, *l3;
+	int loopback, ret;
+
+	if (ah->sgid_index != 0) {
+		ROCE_LOG(ERR, "%s: sgid_index %u: only GID 0 exists", dev->pdev->name,
+			 ah->sgid_index);
+		return -EINVAL;
+	}
+	if (v4 == dev->ipv6) {
+		ROCE_LOG(ERR, "%s: destination is %s but the device address is %s",
+			 dev->pdev->name, v4 ? "IPv4" : "IPv6", dev->ipv6 ? "IPv6" : "IPv4");
+		return -EINVAL;
+	}
+	loopback = memcmp(ah->dgid.raw, dev->gid.raw, 16) == 0;
+	ret = peer_mac(dev, ah, loopback, &dmac);
+	if (ret < 0)
+		return ret;
+	memset(path, 0, sizeof(*path));
+	path->loopback = (uint8_t)(loopback ||
+				   rte_is_same_ether_addr(&dmac, &dev->mac));
+	memcpy(p, dmac.addr_bytes, 6);
+	memcpy(p + 6, dev->mac.addr_bytes, 6);
+	roce_put16(p + 12, v4 ? RTE_ETHER_TYPE_IPV4 : RTE_ETHER_TYPE_IPV6);
+	path->l3_off = ROCE_ETH_LEN;
+	l3 = p + ROCE_ETH_LEN;
+	if (v4) {
+		l3[0] = 0x45;
+		l3[1] = ah->traffic_class;
+		roce_put16(l3 + 6, 0x4000);           /* DF */
+		l3[8] = ah->hop_limit != 0 ? ah->hop_limit : ROCE_UD_HOP_LIMIT;
+		l3[9] = IPPROTO_UDP;
+		memcpy(l3 + 12, dev->ip, 4);
+		memcpy(l3 + 16, &ah->dgid.raw[12], 4);
+		path->ipv6 = 0;
+		path->hdr_len = ROCE_ETH_LEN + ROCE_IPV4_LEN + ROCE_UDP_LEN;
+	} else {
+		roce_put32(l3, 6u << 28 | (uint32_t)ah->traffic_class << 20 |
+			   (ah->flow_label & 0xfffff));
+		l3[6] = IPPROTO_UDP;
+		l3[7] = ah->hop_limit != 0 ? ah->hop_limit : ROCE_UD_HOP_LIMIT;
+		memcpy(l3 + 8, dev->ip, 16);
+		memcpy(l3 + 24, ah->dgid.raw, 16);
+		path->ipv6 = 1;
+		path->hdr_len = ROCE_ETH_LEN + ROCE_IPV6_LEN + ROCE_UDP_LEN;
+	}
+	roce_put16(p + path->hdr_len - ROCE_UDP_LEN + 2, ROCE_UDP_PORT);
+	return 0;
+}
+
+int
+roce_ah_create(struct prdma_ah *pah)
+{
+	struct roce_ah *ah = (struct roce_ah *)pah;
+	struct roce_dev *dev = roce_dev_of(pah->dev);
+	int ret;
+
+	if (dev->nb_ah >= ROCE_MAX_AH)
+		return -ENOSPC;
+	ret = roce_path_build(dev, &pah->attr, &ah->path);
+	if (ret == 0)
+		dev->nb_ah++;
+	return ret;
+}
+
+int
+roce_ah_modify(struct prdma_ah *pah, const struct prdma_ah_attr *attr)
+{
+	struct roce_ah *ah = (struct roce_ah *)pah;
+	struct roce_dev *dev = roce_dev_of(pah->dev);
+	struct roce_path path;
+	int ret;
+
+	ret = roce_path_build(dev, attr, &path);
+	if (ret < 0)
+		return ret;
+	roce_engine_lock(dev);
+	ah->path = path;
+	roce_engine_unlock(dev);
+	return 0;
+}
+
+int
+roce_ah_destroy(struct prdma_ah *pah)
+{
+	roce_dev_of(pah->dev)->nb_ah--;
+	return 0;
+}
+
+/* Per-QP UDP source port in 0xC000-0xFFFF (wire facts §1.2): one per QP
+ * keeps its packets on one ECMP/RSS path. */
+static uint16_t
+qp_sport(uint32_t qpn)
+{
+	uint32_t h = qpn * 0x9e3779b1u;
+
+	return (uint16_t)(0xc000 | (h >> 18));
+}
+
+static int
+qpn_alloc(struct roce_dev *dev, int gsi, uint32_t *qpn)
+{
+	uint32_t i, slot;
+
+	if (gsi) {
+		if (dev->qp_tbl[1] != NULL)
+			return -EBUSY;
+		*qpn = 1;
+		return 1;
+	}
+	for (i = 0; i < ROCE_MAX_QP_SLOTS; i++) {
+		slot = dev->qp_slot_next;
+		dev->qp_slot_next = slot + 1 >= ROCE_MAX_QP_SLOTS ? 2 : slot + 1;
+		if (slot >= 2 && dev->qp_tbl[slot] == NULL) {
+			/* Random upper bits: QPNs differ across runs and reuse. */
+			*qpn = ((prdma_random32() & 0x3fff) << ROCE_QPN_SLOT_BITS) | slot;
+			return (int)slot;
+		}
+	}
+	return -ENOSPC;
+}
+
+static void
+qp_reset_state(struct roce_qp *qp)
+{
+	qp->sq_head = qp->sq_tail = qp->sq_next = 0;
+	qp->sq_off = 0;
+	qp->rd_out = 0;
+	qp->pkts_noack = 0;
+	qp->timer_tsc = 0;
+	qp->in_rnr_wait = 0;
+	qp->tx_halt = 0;
+	qp->rq.head = qp->rq.tail = 0;
+	qp->resp_op = 0;
+	qp->uc_drop = 0;
+	qp->resp_err = 0;
+	qp->have_rwqe = 0;
+	qp->nak_sent = 0;
+	qp->out_head = qp->out_tail = 0;
+	qp->msn = 0;
+	qp->res_next = 0;
+	memset(qp->res, 0, sizeof(qp->res));
+	qp->comm_est_sent = 0;
+	qp->sqd_event_sent = 0;
+}
+
+int
+roce_qp_create(struct prdma_qp *pqp, struct prdma_qp_init_attr *attr)
+{
+	struct roce_qp *qp = (struct roce_qp *)pqp;
+	struct roce_dev *dev = roce_dev_of(pqp->dev);
+	int gsi = !!(attr->create_flags & PRDMA_QP_CREATE_GSI);
+	uint32_t nsq, i, qpn;
+	int slot, ret;
+
+	qp->rdev = dev;
+	qp->scq = (struct roce_cq *)attr->send_cq;
+	qp->rcq = (struct roce_cq *)attr->recv_cq;
+	qp->srq = (struct roce_srq *)attr->srq;
+	qp->sq_sig_all = attr->sq_sig_all;
+	qp->gsi = (uint8_t)gsi;
+	nsq = rte_align32pow2(attr->cap.max_send_wr < 1 ? 1 : attr->cap.max_send_wr);
+	qp->max_send_sge = RTE_MAX(attr->cap.max_send_sge, 1u);
+	qp->max_inline = attr->cap.max_inline_data;
+	qp->sq = rte_zmalloc_socket("roce_sq", sizeof(struct roce_swqe) * nsq,
+				    RTE_CACHE_LINE_SIZE, pqp->dev->socket_id);
+	if (qp->sq == NULL)
+		return -ENOMEM;
+	if (qp->max_inline != 0) {
+		qp->sq_inline = rte_zmalloc_socket("roce_sqi", (size_t)qp->max_inline * nsq,
+						   RTE_CACHE_LINE_SIZE, pqp->dev->socket_id);
+		if (qp->sq_inline == NULL) {
+			ret = -ENOMEM;
+			goto err;
+		}
+		for (i = 0; i < nsq; i++)
+			qp->sq[i].inl = qp->sq_inline + (size_t)i * qp->max_inline;
+	}
+	qp->sq_mask = nsq - 1;
+	if (qp->srq == NULL) {
+		ret = roce_rq_init(&qp->rq, attr->cap.max_recv_wr,
+				   RTE_MAX(attr->cap.max_recv_sge, 1u), pqp->dev->socket_id);
+		if (ret < 0)
+			goto err;
+	}
+	roce_engine_lock(dev);
+	slot = dev->nb_qps >= ROCE_MAX_QP && !gsi ? -ENOSPC : qpn_alloc(dev, gsi, &qpn);
+	if (slot < 0) {
+		roce_engine_unlock(dev);
+		ret = slot;
+		goto err;
+	}
+	qp->slot = (uint32_t)slot;
+	pqp->qp_num = qpn;
+	qp->sport = qp_sport(qpn);
+	qp->path_mtu = dev->active_mtu;
+	qp->mtu = prdma_mtu_bytes(dev->active_mtu);
+	if (gsi)
+		qp->qkey = PRDMA_GSI_QKEY;
+	dev->qp_tbl[slot] = qp;
+	dev->qps[dev->nb_qps++] = qp;
+	roce_engine_unlock(dev);
+
+	attr->cap.max_send_wr = nsq;
+	attr->cap.max_send_sge = qp->max_send_sge;
+	if (qp->srq == NULL) {
+		attr->cap.max_recv_wr = qp->rq.mask + 1;
+		attr->cap.max_recv_sge = qp->rq.max_sge;
+	} else {
+		attr->cap.max_recv_wr = 0;
+		attr->cap.max_recv_sge = 0;
+	}
+	return 0;
+err:
+	roce_rq_fini(&qp->rq);
+	rte_free(qp->sq_inline);
+	rte_free(qp->sq);
+	return ret;
+}
+
+static void
+flush_wc(struct roce_qp *qp, struct roce_cq *cq, uint64_t wr_id, enum prdma_wc_opcode op)
+{
+	struct prdma_wc wc;
+
+	memset(&wc, 0, sizeof(wc));
+	wc.wr_id = wr_id;
+	wc.status = PRDMA_WC_WR_FLUSH_ERR;
+	wc.opcode = op;
+	wc.qp_num = qp->base.qp_num;
+	roce_cq_push(cq, &wc);
+}
+
+void
+roce_qp_flush(struct roce_qp *qp)
+{
+	uint32_t head;
+
+	/* acquire: pairs with post_send's release of sq_head */
+	head = __atomic_load_n(&qp->sq_head, __ATOMIC_ACQUIRE);
+	while (qp->sq_tail != head) {
+		struct roce_swqe *w = &qp->sq[qp->sq_tail & qp->sq_mask];
+
+		flush_wc(qp, qp->scq, w->wr_id, roce_wc_opcode(w->opcode));
+		qp->sq_tail++;
+	}
+	qp->sq_next = qp->sq_tail;
+	qp->sq_off = 0;
+	qp->rd_out = 0;
+	qp->timer_tsc = 0;
+	qp->in_rnr_wait = 0;
+	__atomic_store_n(&qp->sq_tail, qp->sq_tail, __ATOMIC_RELEASE);
+	if (qp->have_rwqe) {
+		flush_wc(qp, qp->rcq, qp->cur_rwqe.wr_id, PRDMA_WC_RECV);
+		qp->have_rwqe = 0;
+	}
+	if (qp->srq == NULL && qp->rq.wqe != NULL) {
+		head = __atomic_load_n(&qp->rq.head, __ATOMIC_ACQUIRE);
+		while (qp->rq.tail != head) {
+			flush_wc(qp, qp->rcq, qp->rq.wqe[qp->rq.tail & qp->rq.mask].wr_id,
+				 PRDMA_WC_RECV);
+			qp->rq.tail++;
+		}
+		/* release: the slots are free for the poster again */
+		__atomic_store_n(&qp->rq.tail, qp->rq.tail, __ATOMIC_RELEASE);
+	}
+}
+
+void
+roce_qp_error(struct roce_qp *qp, enum prdma_event_type ev)
+{
+	if (qp->base.state == PRDMA_QPS_ERR)
+		return;
+	qp->base.state = PRDMA_QPS_ERR;
+	if (ev != PRDMA_EVENT_MAX)
+		roce_qp_event(qp, ev);
+	roce_qp_flush(qp);
+}
+
+int
+roce_qp_modify(struct prdma_qp *pqp, const struct prdma_qp_attr *a, uint32_t mask)
+{
+	struct roce_qp *qp = (struct roce_qp *)pqp;
+	struct roce_dev *dev = qp->rdev;
+	enum prdma_qp_state cur = (enum prdma_qp_state)pqp->state;
+	enum prdma_qp_state next = (mask & PRDMA_QP_STATE) ? a->qp_state : cur;
+	struct roce_path path;
+	int ret;
+
+	if ((mask & PRDMA_QP_AV) && pqp->qp_type != PRDMA_QPT_UD) {
+		ret = roce_path_build(dev, &a->ah_attr, &path);
+		if (ret < 0)
+			return ret;
+	}
+	if ((mask & PRDMA_QP_PKEY_INDEX) && a->pkey_index != 0)
+		return -EINVAL;
+	roce_engine_lock(dev);
+	if (mask & PRDMA_QP_AV) {
+		qp->ah_attr = a->ah_attr;
+		if (pqp->qp_type != PRDMA_QPT_UD)
+			qp->path = path;
+	}
+	if (mask & PRDMA_QP_ACCESS_FLAGS)
+		qp->access = a->qp_access_flags;
+	if (mask & PRDMA_QP_PKEY_INDEX)
+		qp->pkey_index = a->pkey_index;
+	if (mask & PRDMA_QP_PORT)
+		qp->port_num = a->port_num;
+	if (mask & PRDMA_QP_QKEY)
+		qp->qkey = a->qkey;
+	if (mask & PRDMA_QP_PATH_MTU) {
+		qp->path_mtu = a->path_mtu;
+		qp->mtu = prdma_mtu_bytes(RTE_MIN(a->path_mtu, dev->active_mtu));
+	}
+	if (mask & PRDMA_QP_TIMEOUT)
+		qp->timeout = a->timeout;
+	if (mask & PRDMA_QP_RETRY_CNT)
+		qp->retry_cnt = a->retry_cnt;
+	if (mask & PRDMA_QP_RNR_RETRY)
+		qp->rnr_retry = a->rnr_retry;
+	if (mask & PRDMA_QP_MIN_RNR_TIMER)
+		qp->min_rnr_timer = a->min_rnr_timer;
+	if (mask & PRDMA_QP_MAX_QP_RD_ATOMIC)
+		qp->max_rd_atomic = a->max_rd_atomic;
+	if (mask & PRDMA_QP_MAX_DEST_RD_ATOMIC)
+		qp->max_dest_rd_atomic = a->max_dest_rd_atomic;
+	if (mask & PRDMA_QP_DEST_QPN)
+		qp->dest_qpn = a->dest_qp_num;
+	if (mask & PRDMA_QP_EN_SQD_ASYNC_NOTIFY)
+		qp->en_sqd_async_notify = a->en_sqd_async_notify;
+	if (mask & PRDMA_QP_RQ_PSN) {
+		qp->rq_psn_attr = a->rq_psn;
+		qp->epsn = a->rq_psn;
+	}
+	if (mask & PRDMA_QP_SQ_PSN) {
+		qp->sq_psn_attr = a->sq_psn;
+		qp->sq_psn = a->sq_psn;
+		qp->una_psn = a->sq_psn;
+	}
+	if (mask & (PRDMA_QP_RETRY_CNT | PRDMA_QP_STATE))
+		qp->retry_left = qp->retry_cnt;
+	if (mask & (PRDMA_QP_RNR_RETRY | PRDMA_QP_STATE))
+		qp->rnr_left = qp->rnr_retry;
+	if (next == PRDMA_QPS_RESET && cur != PRDMA_QPS_RESET) {
+		/* RESET discards the queues without completions. */
+		qp_reset_state(qp);
+	} else if (next == PRDMA_QPS_ERR && cur != PRDMA_QPS_ERR) {
+		pqp->state = PRDMA_QPS_ERR;
+		roce_qp_flush(qp);
+	} else if (next == PRDMA_QPS_SQD) {
+		qp->sqd_event_sent = 0;
+	}
+	roce_engine_unlock(dev);
+	return 0;
+}
+
+int
+roce_qp_query(struct prdma_qp *pqp, struct prdma_qp_attr *a)
+{
+	struct roce_qp *qp = (struct roce_qp *)pqp;
+	struct roce_dev *dev = qp->rdev;
+
+	roce_engine_lock(dev);
+	a->path_mtu = qp->path_mtu;
+	a->sq_draining = pqp->state == PRDMA_QPS_SQD && qp->sq_tail != qp->sq_next;
+	a->en_sqd_async_notify = qp->en_sqd_async_notify;
+	a->max_rd_atomic = qp->max_rd_atomic;
+	a->max_dest_rd_atomic = qp->max_dest_rd_atomic;
+	a->min_rnr_timer = qp->min_rnr_timer;
+	a->port_num = qp->port_num;
+	a->timeout = qp->timeout;
+	a->retry_cnt = qp->retry_cnt;
+	a->rnr_retry = qp->rnr_retry;
+	a->pkey_index = qp->pkey_index;
+	a->qkey = qp->qkey;
+	a->rq_psn = qp->epsn;
+	a->sq_psn = qp->sq_psn;
+	a->dest_qp_num = qp->dest_qpn;
+	a->qp_access_flags = qp->access;
+	a->cap.max_send_wr = qp->sq_mask + 1;
+	a->cap.max_send_sge = qp->max_send_sge;
+	a->cap.max_inline_data = qp->max_inline;
+	if (qp->srq == NULL) {
+		a->cap.max_recv_wr = qp->rq.mask + 1;
+		a->cap.max_recv_sge = qp->rq.max_sge;
+	}
+	a->ah_attr = qp->ah_attr;
+	roce_engine_unlock(dev);
+	return 0;
+}
+
+int
+roce_qp_destroy(struct prdma_qp *pqp)
+{
+	struct roce_qp *qp = (struct roce_qp *)pqp;
+	struct roce_dev *dev = qp->rdev;
+	uint32_t i;
+
+	roce_engine_lock(dev);
+	if (pqp->state != PRDMA_QPS_RESET)
+		roce_qp_flush(qp);
+	dev->qp_tbl[qp->slot] = NULL;
+	for (i = 0; i < dev->nb_qps; i++) {
+		if (dev->qps[i] == qp) {
+			dev->qps[i] = dev->qps[--dev->nb_qps];
+			break;
+		}
+	}
+	roce_engine_unlock(dev);
+	roce_rq_fini(&qp->rq);
+	rte_free(qp->sq_inline);
+	rte_free(qp->sq);
+	return 0;
+}

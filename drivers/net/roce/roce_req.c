@@ -1,0 +1,694 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+/*
+ * The requester: segments send-queue WQEs into packets, handles ACKs, NAKs,
+ * READ responses and atomic ACKs, retransmits go-back-N on a local ACK
+ * timeout or a sequence NAK, waits out RNR NAKs, and completes WQEs in
+ * order (roce-wire-facts.md §6, §7).
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include "roce.h"
+
+enum prdma_wc_opcode
+roce_wc_opcode(uint8_t op)
+{
+	switch (op) {
+	case PRDMA_WR_RDMA_WRITE:
+	case PRDMA_WR_RDMA_WRITE_WITH_IMM:
+		return PRDMA_WC_RDMA_WRITE;
+	case PRDMA_WR_RDMA_READ:
+		return PRDMA_WC_RDMA_READ;
+	case PRDMA_WR_ATOMIC_CMP_AND_SWP:
+		return PRDMA_WC_COMP_SWAP;
+	case PRDMA_WR_ATOMIC_FETCH_AND_ADD:
+		return PRDMA_WC_FETCH_ADD;
+	case PRDMA_WR_BIND_MW:
+		return PRDMA_WC_BIND_MW;
+	case PRDMA_WR_LOCAL_INV:
+		return PRDMA_WC_LOCAL_INV;
+	default:
+		return PRDMA_WC_SEND;
+	}
+}
+
+static inline int
+is_local(uint8_t op)
+{
+	return op == PRDMA_WR_LOCAL_INV || op == PRDMA_WR_BIND_MW;
+}
+
+static inline int
+is_rd_atomic(uint8_t op)
+{
+	return op == PRDMA_WR_RDMA_READ || op == PRDMA_WR_ATOMIC_CMP_AND_SWP ||
+		op == PRDMA_WR_ATOMIC_FETCH_AND_ADD;
+}
+
+static inline int
+is_atomic(uint8_t op)
+{
+	return op == PRDMA_WR_ATOMIC_CMP_AND_SWP || op == PRDMA_WR_ATOMIC_FETCH_AND_ADD;
+}
+
+static inline uint64_t
+us_to_tsc(const struct roce_dev *dev, uint64_t us)
+{
+	return us * dev->tsc_hz / 1000000;
+}
+
+static inline uint64_t
+ack_timeout_tsc(const struct roce_qp *qp)
+{
+	return roce_ack_timeout_ns(qp->timeout) * qp->rdev->tsc_hz / 1000000000ull;
+}
+
+static inline int
+outstanding(const struct roce_qp *qp)
+{
+	return qp->sq_tail != qp->sq_next || qp->sq_off != 0;
+}
+
+static void
+timer_restart(struct roce_qp *qp, uint64_t now)
+{
+	if (qp->base.qp_type == PRDMA_QPT_RC && qp->timeout != 0 && outstanding(qp))
+		qp->timer_tsc = now + ack_timeout_tsc(qp);
+	else
+		qp->timer_tsc = 0;
+}
+
+static uint32_t
+wqe_npkts(const struct roce_qp *qp, const struct roce_swqe *w)
+{
+	if (is_atomic(w->opcode) || w->length == 0)
+		return 1;
+	return (w->length + qp->mtu - 1) / qp->mtu;
+}
+
+static void
+wqe_wc(struct roce_qp *qp, const struct roce_swqe *w, enum prdma_wc_status status)
+{
+	struct prdma_wc wc;
+
+	memset(&wc, 0, sizeof(wc));
+	wc.wr_id = w->wr_id;
+	wc.status = status;
+	wc.opcode = roce_wc_opcode(w->opcode);
+	wc.qp_num = qp->base.qp_num;
+	wc.byte_len = is_atomic(w->opcode) ? 8 : w->length;
+	roce_cq_push(qp->scq, &wc);
+}
+
+void
+roce_req_complete(struct roce_qp *qp)
+{
+	uint32_t tail = qp->sq_tail;
+
+	while (tail != qp->sq_next) {
+		struct roce_swqe *w = &qp->sq[tail & qp->sq_mask];
+
+		if (!w->done)
+			break;
+		if (w->status != PRDMA_WC_SUCCESS) {
+			wqe_wc(qp, w, (enum prdma_wc_status)w->status);
+			tail++;
+			/* release: the slot is free for post_send */
+			__atomic_store_n(&qp->sq_tail, tail, __ATOMIC_RELEASE);
+			roce_qp_error(qp, PRDMA_EVENT_MAX);
+			return;
+		}
+		if (w->flags & ROCE_SWQE_SIGNALED)
+			wqe_wc(qp, w, PRDMA_WC_SUCCESS);
+		tail++;
+	}
+	if (tail != qp->sq_tail)
+		/* release: the slots are free for post_send */
+		__atomic_store_n(&qp->sq_tail, tail, __ATOMIC_RELEASE);
+	if (qp->base.state == PRDMA_QPS_SQD && !outstanding(qp) && !qp->sqd_event_sent) {
+		qp->sqd_event_sent = 1;
+		if (qp->en_sqd_async_notify)
+			roce_qp_event(qp, PRDMA_EVENT_SQ_DRAINED);
+	}
+}
+
+/* Fail the oldest unfinished WQE with @status: the QP goes to ERR. */
+static void
+fail_wqe(struct roce_qp *qp, struct roce_swqe *w, enum prdma_wc_status status)
+{
+	uint32_t i;
+
+	/* Everything older is finished (acknowledged before the error). */
+	for (i = qp->sq_tail; i != qp->sq_next; i++) {
+		struct roce_swqe *o = &qp->sq[i & qp->sq_mask];
+
+		if (o == w)
+			break;
+		if (!o->done) {
+			o->done = 1;
+			o->status = PRDMA_WC_WR_FLUSH_ERR;
+		}
+	}
+	if (w->started == 0)
+		w->started = 1;
+	w->done = 1;
+	w->status = (uint8_t)status;
+	if (((uint32_t)(w - qp->sq)) == (qp->sq_next & qp->sq_mask) && qp->sq_next != qp->sq_head)
+		qp->sq_next++;
+	qp->tx_halt = 1;
+	roce_req_complete(qp);
+}
+
+/* Go back to @psn: the next packet sent is the one carrying it. */
+static void
+rewind_to(struct roce_qp *qp, uint32_t psn)
+{
+	uint32_t i, rd = 0;
+
+	for (i = qp->sq_tail; i != qp->sq_next + (qp->sq_off != 0); i++) {
+		struct roce_swqe *w = &qp->sq[i & qp->sq_mask];
+		uint32_t off;
+
+		if (!w->started || w->done || is_local(w->opcode))
+			continue;
+		if (roce_psn_cmp(psn, w->last_psn) > 0)
+			continue;
+		if (w->opcode == PRDMA_WR_RDMA_READ) {
+			/* Resume at the first byte not yet received. */
+			psn = w->resp_psn;
+		} else if (roce_psn_cmp(psn, w->first_psn) < 0) {
+			psn = w->first_psn;
+		}
+		off = roce_psn_diff(psn, w->first_psn) * qp->mtu;
+		qp->cnt[PRDMA_QP_CNT_RETRANSMITS] += roce_psn_diff(qp->sq_psn, psn);
+		qp->rdev->st.dev[PRDMA_DEV_CNT_RETRANSMITS] +=
+			roce_psn_diff(qp->sq_psn, psn);
+		qp->sq_next = i;
+		qp->sq_off = is_atomic(w->opcode) ? 0 : off;
+		qp->sq_psn = psn;
+		break;
+	}
+	for (i = qp->sq_tail; i != qp->sq_next; i++) {
+		struct roce_swqe *w = &qp->sq[i & qp->sq_mask];
+
+		if (w->started && !w->done && is_rd_atomic(w->opcode))
+			rd++;
+	}
+	qp->rd_out = rd;
+}
+
+/* Build and queue one packet of @w at byte offset qp->sq_off. */
+static int
+send_packet(struct roce_qp *qp, struct roce_swqe *w)
+{
+	struct roce_dev *dev = qp->rdev;
+	const struct roce_path *path;
+	struct roce_bth bth;
+	struct roce_ext ext;
+	struct rte_mbuf *m;
+	uint32_t pay = 0, hlen, base, psn;
+	int first, last, ret;
+	uint8_t op, *p;
+
+	switch (qp->base.qp_type) {
+	case PRDMA_QPT_UD:
+		base = ROCE_TR_UD;
+		path = &w->ah->path;
+		break;
+	case PRDMA_QPT_UC:
+		base = ROCE_TR_UC;
+		path = &qp->path;
+		break;
+	default:
+		base = ROCE_TR_RC;
+		path = &qp->path;
+		break;
+	}
+	memset(&bth, 0, sizeof(bth));
+	memset(&ext, 0, sizeof(ext));
+	psn = roce_psn_add(w->first_psn, qp->sq_off / qp->mtu);
+	first = qp->sq_off == 0;
+	switch (w->opcode) {
+	case PRDMA_WR_RDMA_READ:
+		op = ROCE_OP_READ_REQ;
+		ext.va = w->raddr + qp->sq_off;
+		ext.rkey = w->rkey;
+		ext.dma_len = w->length - qp->sq_off;
+		last = 1;
+		break;
+	case PRDMA_WR_ATOMIC_CMP_AND_SWP:
+	case PRDMA_WR_ATOMIC_FETCH_AND_ADD:
+		op = w->opcode == PRDMA_WR_ATOMIC_CMP_AND_SWP ? ROCE_OP_CMP_SWAP :
+			ROCE_OP_FETCH_ADD;
+		ext.va = w->raddr;
+		ext.rkey = w->rkey;
+		if (op == ROCE_OP_CMP_SWAP) {
+			ext.swap_add = w->swap;
+			ext.compare = w->compare_add;
+		} else {
+			ext.swap_add = w->compare_add;
+		}
+		last = 1;
+		psn = w->first_psn;
+		break;
+	default:
+		pay = RTE_MIN(qp->mtu, w->length - qp->sq_off);
+		last = qp->sq_off + pay >= w->length;
+		if (w->opcode == PRDMA_WR_RDMA_WRITE ||
+		    w->opcode == PRDMA_WR_RDMA_WRITE_WITH_IMM) {
+			int imm = w->opcode == PRDMA_WR_RDMA_WRITE_WITH_IMM;
+
+			if (first && last)
+				op = imm ? ROCE_OP_WRITE_ONLY_IMM : ROCE_OP_WRITE_ONLY;
+			else if (first)
+				op = ROCE_OP_WRITE_FIRST;
+			else if (last)
+				op = imm ? ROCE_OP_WRITE_LAST_IMM : ROCE_OP_WRITE_LAST;
+			else
+				op = ROCE_OP_WRITE_MIDDLE;
+			ext.va = w->raddr;
+			ext.rkey = w->rkey;
+			ext.dma_len = w->length;
+			bth.se = last && imm && (w->flags & ROCE_SWQE_SOLICITED);
+		} else {
+			int imm = w->opcode == PRDMA_WR_SEND_WITH_IMM;
+			int inv = w->opcode == PRDMA_WR_SEND_WITH_INV;
+
+			if (first && last)
+				op = imm ? ROCE_OP_SEND_ONLY_IMM : inv ?
+					ROCE_OP_SEND_ONLY_INV : ROCE_OP_SEND_ONLY;
+			else if (first)
+				op = ROCE_OP_SEND_FIRST;
+			else if (last)
+				op = imm ? ROCE_OP_SEND_LAST_IMM : inv ?
+					ROCE_OP_SEND_LAST_INV : ROCE_OP_SEND_LAST;
+			else
+				op = ROCE_OP_SEND_MIDDLE;
+			bth.se = last && (w->flags & ROCE_SWQE_SOLICITED);
+		}
+		ext.imm = w->imm_inv;
+		ext.ieth = w->imm_inv;
+		break;
+	}
+	bth.opcode = (uint8_t)(base | op);
+	bth.pkey = ROCE_DEFAULT_PKEY;
+	bth.psn = psn;
+	if (qp->base.qp_type == PRDMA_QPT_UD) {
+		bth.dqpn = w->remote_qpn;
+		/* A controlled Q_Key (MSB set) in the WR means the QP's own. */
+		ext.qkey = (w->remote_qkey & 0x80000000u) ? qp->qkey : w->remote_qkey;
+		ext.src_qpn = qp->base.qp_num;
+	} else {
+		bth.dqpn = qp->dest_qpn;
+	}
+	if (qp->base.qp_type == PRDMA_QPT_RC) {
+		if (last || ++qp->pkts_noack >= ROCE_ACK_EVERY) {
+			bth.ackreq = 1;
+			qp->pkts_noack = 0;
+		}
+	}
+	m = roce_frame_start(dev, path, qp->sport, &p);
+	if (m == NULL)
+		return -ENOBUFS;
+	hlen = roce_hdr_encode(p, &bth, &ext);
+	if (pay != 0) {
+		if (w->flags & ROCE_SWQE_INLINE) {
+			memcpy(p + hlen, w->inl + qp->sq_off, pay);
+		} else {
+			ret = roce_sge_copy_out(dev, qp->base.pd, w->sge, w->num_sge,
+						qp->sq_off, p + hlen, pay);
+			if (ret < 0) {
+				rte_pktmbuf_free(m);
+				return -EACCES;
+			}
+		}
+	}
+	roce_frame_send(dev, m, path, hlen + pay);
+	qp->cnt[PRDMA_QP_CNT_TX_PACKETS]++;
+	qp->cnt[PRDMA_QP_CNT_TX_BYTES] += pay;
+	if (w->opcode == PRDMA_WR_RDMA_READ || is_atomic(w->opcode)) {
+		qp->rd_out++;
+		qp->sq_off = 0;
+		qp->sq_psn = roce_psn_add(w->last_psn, 1);
+		qp->sq_next++;
+		return 0;
+	}
+	qp->sq_off += pay;
+	qp->sq_psn = roce_psn_add(psn, 1);
+	if (last) {
+		qp->sq_off = 0;
+		qp->sq_next++;
+		if (qp->base.qp_type != PRDMA_QPT_RC)
+			w->done = 1;
+	}
+	return 0;
+}
+
+unsigned int
+roce_req_tx(struct roce_qp *qp, uint64_t now)
+{
+	uint8_t state = qp->base.state;
+	uint32_t head, budget = qp->rdev->burst, n = 0;
+	uint8_t max_rd = RTE_MAX(qp->max_rd_atomic, (uint8_t)1);
+
+	if ((state != PRDMA_QPS_RTS && state != PRDMA_QPS_SQD) || qp->in_rnr_wait ||
+	    qp->tx_halt)
+		return 0;
+	/* acquire: pairs with post_send's release of sq_head */
+	head = __atomic_load_n(&qp->sq_head, __ATOMIC_ACQUIRE);
+	while (qp->sq_next != head && n < budget) {
+		struct roce_swqe *w = &qp->sq[qp->sq_next & qp->sq_mask];
+		int ret;
+
+		if (w->done) {
+			qp->sq_next++;
+			continue;
+		}
+		if (!w->started) {
+			if (state == PRDMA_QPS_SQD)
+				break;
+			if ((w->flags & ROCE_SWQE_FENCE) && qp->rd_out != 0)
+				break;
+			if (is_local(w->opcode)) {
+				int st;
+
+				if (w->opcode == PRDMA_WR_BIND_MW)
+					st = roce_mw_bind_exec(qp, w);
+				else
+					st = roce_key_invalidate(qp->rdev, w->imm_inv,
+								 qp->base.pd,
+								 qp->base.qp_num) == 0 ?
+						PRDMA_WC_SUCCESS : PRDMA_WC_LOC_QP_OP_ERR;
+				w->started = 1;
+				w->done = 1;
+				w->status = (uint8_t)st;
+				qp->sq_next++;
+				if (st != PRDMA_WC_SUCCESS) {
+					qp->tx_halt = 1;
+					break;
+				}
+				continue;
+			}
+			if (is_rd_atomic(w->opcode) && qp->rd_out >= max_rd)
+				break;
+			w->first_psn = qp->sq_psn;
+			w->last_psn = roce_psn_add(w->first_psn, wqe_npkts(qp, w) - 1);
+			w->resp_psn = w->first_psn;
+			w->started = 1;
+			qp->sq_off = 0;
+		} else if (is_rd_atomic(w->opcode) && qp->sq_off == 0 &&
+			   qp->rd_out >= max_rd) {
+			break;
+		}
+		if (qp->base.qp_type == PRDMA_QPT_UD && w->length > qp->mtu) {
+			fail_wqe(qp, w, PRDMA_WC_LOC_LEN_ERR);
+			break;
+		}
+		ret = send_packet(qp, w);
+		if (ret == -ENOBUFS)
+			break;
+		if (ret < 0) {
+			fail_wqe(qp, w, PRDMA_WC_LOC_PROT_ERR);
+			break;
+		}
+		n++;
+	}
+	if (n != 0 && qp->timer_tsc == 0)
+		timer_restart(qp, now);
+	return n;
+}
+
+/* Every SEND/WRITE up to @psn is acknowledged. */
+static void
+ack_upto(struct roce_qp *qp, uint32_t psn, uint64_t now)
+{
+	uint32_t i;
+
+	for (i = qp->sq_tail; i != qp->sq_next; i++) {
+		struct roce_swqe *w = &qp->sq[i & qp->sq_mask];
+
+		if (w->done)
+			continue;
+		if (!w->started || roce_psn_cmp(w->last_psn, psn) > 0)
+			break;
+		if (is_rd_atomic(w->opcode)) {
+			/* Acked past a READ/atomic whose response never came. */
+			rewind_to(qp, w->resp_psn);
+			break;
+		}
+		w->done = 1;
+	}
+	if (roce_psn_cmp(psn, qp->una_psn) >= 0)
+		qp->una_psn = roce_psn_add(psn, 1);
+	qp->retry_left = qp->retry_cnt;
+	timer_restart(qp, now);
+}
+
+/* The oldest unfinished, started WQE. */
+static struct roce_swqe *
+oldest(struct roce_qp *qp)
+{
+	uint32_t i;
+
+	for (i = qp->sq_tail; i != qp->sq_next + (qp->sq_off != 0); i++) {
+		struct roce_swqe *w = &qp->sq[i & qp->sq_mask];
+
+		if (!w->done && w->started)
+			return w;
+	}
+	return NULL;
+}
+
+static void
+rx_ack(struct roce_qp *qp, struct roce_pkt *pkt, uint64_t now)
+{
+	uint32_t psn = pkt->bth.psn;
+	uint8_t syn = pkt->ext.syndrome;
+	struct roce_swqe *w;
+	enum prdma_wc_status st;
+
+	switch (syn & ROCE_AETH_TYPE_MASK) {
+	case ROCE_AETH_ACK:
+		ack_upto(qp, psn, now);
+		qp->rnr_left = qp->rnr_retry;
+		return;
+	case ROCE_AETH_RNR_NAK:
+		qp->cnt[PRDMA_QP_CNT_RNR_NAK_RCVD]++;
+		qp->rdev->st.dev[PRDMA_DEV_CNT_RNR_EVENTS]++;
+		qp->rdev->st.dev[PRDMA_DEV_CNT_NAKS_RECEIVED]++;
+		ack_upto(qp, roce_psn_add(psn, ROCE_PSN_MASK), now);
+		w = oldest(qp);
+		if (w == NULL)
+			return;
+		if (qp->rnr_retry != 7) {
+			if (qp->rnr_left == 0) {
+				fail_wqe(qp, w, PRDMA_WC_RNR_RETRY_EXC_ERR);
+				return;
+			}
+			qp->rnr_left--;
+		}
+		qp->in_rnr_wait = 1;
+		qp->rnr_psn = psn;
+		qp->rnr_tsc = now + us_to_tsc(qp->rdev, roce_rnr_timer_us(syn & 0x1f));
+		qp->timer_tsc = 0;
+		return;
+	case ROCE_AETH_NAK:
+		break;
+	default:
+		return; /* reserved type: ignore */
+	}
+	qp->rdev->st.dev[PRDMA_DEV_CNT_NAKS_RECEIVED]++;
+	ack_upto(qp, roce_psn_add(psn, ROCE_PSN_MASK), now);
+	w = oldest(qp);
+	switch (syn) {
+	case ROCE_NAK_PSN_SEQ:
+		qp->cnt[PRDMA_QP_CNT_NAK_SEQ_RCVD]++;
+		if (w == NULL)
+			return;
+		if (qp->retry_left == 0) {
+			fail_wqe(qp, w, PRDMA_WC_RETRY_EXC_ERR);
+			return;
+		}
+		qp->retry_left--;
+		rewind_to(qp, psn);
+		timer_restart(qp, now);
+		return;
+	case ROCE_NAK_INV_REQ:
+		qp->cnt[PRDMA_QP_CNT_NAK_INV_RCVD]++;
+		st = PRDMA_WC_REM_INV_REQ_ERR;
+		break;
+	case ROCE_NAK_REM_ACCESS:
+		qp->cnt[PRDMA_QP_CNT_NAK_ACC_RCVD]++;
+		st = PRDMA_WC_REM_ACCESS_ERR;
+		break;
+	default:
+		qp->cnt[PRDMA_QP_CNT_NAK_OP_RCVD]++;
+		st = PRDMA_WC_REM_OP_ERR;
+		break;
+	}
+	if (w != NULL)
+		fail_wqe(qp, w, st);
+}
+
+static void
+rx_read_resp(struct roce_qp *qp, struct roce_pkt *pkt, uint64_t now)
+{
+	uint32_t psn = pkt->bth.psn, off, i;
+	struct roce_swqe *w = NULL;
+
+	for (i = qp->sq_tail; i != qp->sq_next; i++) {
+		struct roce_swqe *o = &qp->sq[i & qp->sq_mask];
+
+		if (o->done)
+			continue;
+		if (o->opcode == PRDMA_WR_RDMA_READ) {
+			w = o;
+			break;
+		}
+		/* A response implicitly acknowledges what precedes it. */
+		if (!is_rd_atomic(o->opcode) && roce_psn_cmp(o->last_psn, psn) < 0) {
+			o->done = 1;
+			continue;
+		}
+		break;
+	}
+	if (w == NULL || roce_psn_cmp(psn, w->first_psn) < 0 ||
+	    roce_psn_cmp(psn, w->last_psn) > 0)
+		return; /* stale or unexpected */
+	if (psn != w->resp_psn) {
+		if (roce_psn_cmp(psn, w->resp_psn) > 0) {
+			/* A response was lost: ask again from the missing one. */
+			qp->cnt[PRDMA_QP_CNT_OUT_OF_SEQUENCE]++;
+			rewind_to(qp, w->resp_psn);
+		}
+		return;
+	}
+	off = roce_psn_diff(psn, w->first_psn) * qp->mtu;
+	if (((pkt->flags & (ROCE_F_FIRST | ROCE_F_MIDDLE)) && !(pkt->flags & ROCE_F_LAST) &&
+	     pkt->paylen != qp->mtu) || off + pkt->paylen > w->length ||
+	    ((pkt->flags & ROCE_F_LAST) && off + pkt->paylen != w->length)) {
+		fail_wqe(qp, w, PRDMA_WC_BAD_RESP_ERR);
+		return;
+	}
+	if (pkt->paylen != 0 &&
+	    roce_sge_copy_in(qp->rdev, qp->base.pd, w->sge, w->num_sge, off,
+			     pkt->payload, pkt->paylen) < 0) {
+		fail_wqe(qp, w, PRDMA_WC_LOC_PROT_ERR);
+		return;
+	}
+	qp->cnt[PRDMA_QP_CNT_RX_PACKETS]++;
+	qp->cnt[PRDMA_QP_CNT_RX_BYTES] += pkt->paylen;
+	w->resp_psn = roce_psn_add(psn, 1);
+	if (roce_psn_cmp(psn, qp->una_psn) >= 0)
+		qp->una_psn = roce_psn_add(psn, 1);
+	qp->retry_left = qp->retry_cnt;
+	if (pkt->flags & ROCE_F_LAST) {
+		w->done = 1;
+		if (qp->rd_out > 0)
+			qp->rd_out--;
+	}
+	timer_restart(qp, now);
+}
+
+static void
+rx_atomic_ack(struct roce_qp *qp, struct roce_pkt *pkt, uint64_t now)
+{
+	uint32_t psn = pkt->bth.psn, i;
+	struct roce_swqe *w = NULL;
+	uint64_t orig = pkt->ext.orig;
+
+	for (i = qp->sq_tail; i != qp->sq_next; i++) {
+		struct roce_swqe *o = &qp->sq[i & qp->sq_mask];
+
+		if (o->done)
+			continue;
+		if (is_atomic(o->opcode)) {
+			w = o;
+			break;
+		}
+		if (o->opcode != PRDMA_WR_RDMA_READ && roce_psn_cmp(o->last_psn, psn) < 0) {
+			o->done = 1;
+			continue;
+		}
+		break;
+	}
+	if (w == NULL || w->first_psn != psn)
+		return;
+	if (roce_sge_copy_in(qp->rdev, qp->base.pd, w->sge, w->num_sge, 0,
+			     (const uint8_t *)&orig, 8) < 0) {
+		fail_wqe(qp, w, PRDMA_WC_LOC_PROT_ERR);
+		return;
+	}
+	w->done = 1;
+	if (qp->rd_out > 0)
+		qp->rd_out--;
+	if (roce_psn_cmp(psn, qp->una_psn) >= 0)
+		qp->una_psn = roce_psn_add(psn, 1);
+	qp->retry_left = qp->retry_cnt;
+	timer_restart(qp, now);
+}
+
+void
+roce_req_rx(struct roce_qp *qp, struct roce_pkt *pkt, uint64_t now)
+{
+	uint8_t state = qp->base.state;
+	uint32_t psn = pkt->bth.psn;
+
+	if (state != PRDMA_QPS_RTS && state != PRDMA_QPS_SQD) {
+		qp->rdev->st.drop.qp_state++;
+		return;
+	}
+	/* Only PSNs we have sent can be answered. */
+	if (roce_psn_cmp(psn, qp->sq_psn) >= 0 && !(pkt->flags & ROCE_F_READ)) {
+		qp->cnt[PRDMA_QP_CNT_OUT_OF_SEQUENCE]++;
+		return;
+	}
+	switch (pkt->bth.opcode & 0x1f) {
+	case ROCE_OP_ACK:
+		rx_ack(qp, pkt, now);
+		break;
+	case ROCE_OP_ATOMIC_ACK:
+		rx_atomic_ack(qp, pkt, now);
+		break;
+	default:
+		rx_read_resp(qp, pkt, now);
+		break;
+	}
+	roce_req_complete(qp);
+}
+
+void
+roce_req_timers(struct roce_qp *qp, uint64_t now)
+{
+	struct roce_swqe *w;
+
+	if (qp->base.state != PRDMA_QPS_RTS && qp->base.state != PRDMA_QPS_SQD)
+		return;
+	if (qp->in_rnr_wait) {
+		if (now < qp->rnr_tsc)
+			return;
+		qp->in_rnr_wait = 0;
+		rewind_to(qp, qp->rnr_psn);
+		timer_restart(qp, now);
+		return;
+	}
+	if (qp->timer_tsc == 0 || now < qp->timer_tsc)
+		return;
+	w = oldest(qp);
+	if (w == NULL) {
+		qp->timer_tsc = 0;
+		return;
+	}
+	qp->cnt[PRDMA_QP_CNT_TIMEOUTS]++;
+	if (qp->retry_left == 0) {
+		fail_wqe(qp, w, PRDMA_WC_RETRY_EXC_ERR);
+		return;
+	}
+	qp->retry_left--;
+	rewind_to(qp, qp->una_psn);
+	qp->timer_tsc = now + ack_timeout_tsc(qp);
+}

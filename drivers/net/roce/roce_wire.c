@@ -1,0 +1,346 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+/* Transport header codec and frame parser (roce-wire-facts.md §2-§4). */
+
+#include <errno.h>
+#include <netinet/in.h>
+
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_udp.h>
+
+#include "roce_wire.h"
+
+#define RC ROCE_F_RC
+#define UC ROCE_F_UC
+#define UD ROCE_F_UD
+#define PAY ROCE_F_PAYLOAD
+
+const struct roce_op_info roce_op_info[ROCE_OP_NB] = {
+	[ROCE_OP_SEND_FIRST] = { "SEND_FIRST",
+		RC | UC | ROCE_F_SEND | ROCE_F_FIRST | PAY, 12 },
+	[ROCE_OP_SEND_MIDDLE] = { "SEND_MIDDLE",
+		RC | UC | ROCE_F_SEND | ROCE_F_MIDDLE | PAY, 12 },
+	[ROCE_OP_SEND_LAST] = { "SEND_LAST",
+		RC | UC | ROCE_F_SEND | ROCE_F_LAST | PAY, 12 },
+	[ROCE_OP_SEND_LAST_IMM] = { "SEND_LAST_WITH_IMMEDIATE",
+		RC | UC | ROCE_F_SEND | ROCE_F_LAST | ROCE_F_IMM | PAY, 16 },
+	[ROCE_OP_SEND_ONLY] = { "SEND_ONLY",
+		RC | UC | UD | ROCE_F_SEND | ROCE_F_ONLY | PAY, 12 },
+	[ROCE_OP_SEND_ONLY_IMM] = { "SEND_ONLY_WITH_IMMEDIATE",
+		RC | UC | UD | ROCE_F_SEND | ROCE_F_ONLY | ROCE_F_IMM | PAY, 16 },
+	[ROCE_OP_WRITE_FIRST] = { "RDMA_WRITE_FIRST",
+		RC | UC | ROCE_F_WRITE | ROCE_F_FIRST | ROCE_F_RETH | PAY, 28 },
+	[ROCE_OP_WRITE_MIDDLE] = { "RDMA_WRITE_MIDDLE",
+		RC | UC | ROCE_F_WRITE | ROCE_F_MIDDLE | PAY, 12 },
+	[ROCE_OP_WRITE_LAST] = { "RDMA_WRITE_LAST",
+		RC | UC | ROCE_F_WRITE | ROCE_F_LAST | PAY, 12 },
+	[ROCE_OP_WRITE_LAST_IMM] = { "RDMA_WRITE_LAST_WITH_IMMEDIATE",
+		RC | UC | ROCE_F_WRITE | ROCE_F_LAST | ROCE_F_IMM | PAY, 16 },
+	[ROCE_OP_WRITE_ONLY] = { "RDMA_WRITE_ONLY",
+		RC | UC | ROCE_F_WRITE | ROCE_F_ONLY | ROCE_F_RETH | PAY, 28 },
+	[ROCE_OP_WRITE_ONLY_IMM] = { "RDMA_WRITE_ONLY_WITH_IMMEDIATE",
+		RC | UC | ROCE_F_WRITE | ROCE_F_ONLY | ROCE_F_RETH | ROCE_F_IMM | PAY, 32 },
+	[ROCE_OP_READ_REQ] = { "RDMA_READ_REQUEST",
+		RC | ROCE_F_READ | ROCE_F_ONLY | ROCE_F_RETH, 28 },
+	[ROCE_OP_READ_RESP_FIRST] = { "RDMA_READ_RESPONSE_FIRST",
+		RC | ROCE_F_RESP | ROCE_F_READ | ROCE_F_FIRST | ROCE_F_AETH | PAY, 16 },
+	[ROCE_OP_READ_RESP_MIDDLE] = { "RDMA_READ_RESPONSE_MIDDLE",
+		RC | ROCE_F_RESP | ROCE_F_READ | ROCE_F_MIDDLE | PAY, 12 },
+	[ROCE_OP_READ_RESP_LAST] = { "RDMA_READ_RESPONSE_LAST",
+		RC | ROCE_F_RESP | ROCE_F_READ | ROCE_F_LAST | ROCE_F_AETH | PAY, 16 },
+	[ROCE_OP_READ_RESP_ONLY] = { "RDMA_READ_RESPONSE_ONLY",
+		RC | ROCE_F_RESP | ROCE_F_READ | ROCE_F_ONLY | ROCE_F_AETH | PAY, 16 },
+	[ROCE_OP_ACK] = { "ACKNOWLEDGE",
+		RC | ROCE_F_RESP | ROCE_F_AETH, 16 },
+	[ROCE_OP_ATOMIC_ACK] = { "ATOMIC_ACKNOWLEDGE",
+		RC | ROCE_F_RESP | ROCE_F_AETH | ROCE_F_ATMACK | ROCE_F_ATOMIC, 24 },
+	[ROCE_OP_CMP_SWAP] = { "COMPARE_SWAP",
+		RC | ROCE_F_ATOMIC | ROCE_F_ONLY | ROCE_F_ATMETH, 40 },
+	[ROCE_OP_FETCH_ADD] = { "FETCH_ADD",
+		RC | ROCE_F_ATOMIC | ROCE_F_ONLY | ROCE_F_ATMETH, 40 },
+	[ROCE_OP_SEND_LAST_INV] = { "SEND_LAST_WITH_INVALIDATE",
+		RC | ROCE_F_SEND | ROCE_F_LAST | ROCE_F_IETH | PAY, 16 },
+	[ROCE_OP_SEND_ONLY_INV] = { "SEND_ONLY_WITH_INVALIDATE",
+		RC | ROCE_F_SEND | ROCE_F_ONLY | ROCE_F_IETH | PAY, 16 },
+};
+
+uint32_t
+roce_opcode_flags(uint8_t opcode)
+{
+	const struct roce_op_info *oi = &roce_op_info[opcode & 0x1f];
+	uint32_t need;
+
+	switch (opcode & ROCE_TR_MASK) {
+	case ROCE_TR_RC:
+		need = ROCE_F_RC;
+		break;
+	case ROCE_TR_UC:
+		need = ROCE_F_UC;
+		break;
+	case ROCE_TR_UD:
+		need = ROCE_F_UD;
+		break;
+	default:
+		return 0;
+	}
+	return (oi->flags & need) ? oi->flags : 0;
+}
+
+unsigned int
+roce_hdr_len(uint8_t opcode)
+{
+	uint32_t f = roce_opcode_flags(opcode);
+
+	if (f == 0)
+		return 0;
+	return roce_op_info[opcode & 0x1f].hdr_len +
+		((opcode & ROCE_TR_MASK) == ROCE_TR_UD ? ROCE_DETH_LEN : 0);
+}
+
+unsigned int
+roce_hdr_encode(uint8_t *p, const struct roce_bth *b, const struct roce_ext *e)
+{
+	uint32_t f = roce_opcode_flags(b->opcode);
+	uint8_t *q = p + ROCE_BTH_LEN;
+
+	p[0] = b->opcode;
+	p[1] = (uint8_t)((b->se ? 0x80 : 0) | (b->mig ? 0x40 : 0) |
+			 ((b->pad & 3) << 4) | (b->tver & 0xf));
+	roce_put16(p + 2, b->pkey);
+	p[4] = (uint8_t)((b->fecn ? 0x80 : 0) | (b->becn ? 0x40 : 0));
+	roce_put24(p + 5, b->dqpn);
+	p[8] = b->ackreq ? 0x80 : 0;
+	roce_put24(p + 9, b->psn);
+	/* Wire order: DETH, RETH, AtomicETH, AETH, AtomicAckETH, ImmDt, IETH. */
+	if (f & ROCE_F_UD && (b->opcode & ROCE_TR_MASK) == ROCE_TR_UD) {
+		roce_put32(q, e->qkey);
+		q[4] = 0;
+		roce_put24(q + 5, e->src_qpn);
+		q += ROCE_DETH_LEN;
+	}
+	if (f & ROCE_F_RETH) {
+		roce_put64(q, e->va);
+		roce_put32(q + 8, e->rkey);
+		roce_put32(q + 12, e->dma_len);
+		q += ROCE_RETH_LEN;
+	}
+	if (f & ROCE_F_ATMETH) {
+		roce_put64(q, e->va);
+		roce_put32(q + 8, e->rkey);
+		roce_put64(q + 12, e->swap_add);
+		roce_put64(q + 20, e->compare);
+		q += ROCE_ATMETH_LEN;
+	}
+	if (f & ROCE_F_AETH) {
+		q[0] = e->syndrome;
+		roce_put24(q + 1, e->msn);
+		q += ROCE_AETH_LEN;
+	}
+	if (f & ROCE_F_ATMACK) {
+		roce_put64(q, e->orig);
+		q += ROCE_ATMACK_LEN;
+	}
+	if (f & ROCE_F_IMM) {
+		roce_put32(q, e->imm);
+		q += ROCE_IMM_LEN;
+	}
+	if (f & ROCE_F_IETH) {
+		roce_put32(q, e->ieth);
+		q += ROCE_IETH_LEN;
+	}
+	return (unsigned int)(q - p);
+}
+
+int
+roce_hdr_decode(const uint8_t *p, uint32_t len, struct roce_bth *b,
+		struct roce_ext *e)
+{
+	const uint8_t *q = p + ROCE_BTH_LEN;
+	unsigned int hlen;
+	uint32_t f;
+
+	if (len < ROCE_BTH_LEN)
+		return -EBADMSG;
+	b->opcode = p[0];
+	b->se = !!(p[1] & 0x80);
+	b->mig = !!(p[1] & 0x40);
+	b->pad = (p[1] >> 4) & 3;
+	b->tver = p[1] & 0xf;
+	b->pkey = roce_get16(p + 2);
+	b->fecn = !!(p[4] & 0x80);
+	b->becn = !!(p[4] & 0x40);
+	b->dqpn = roce_get24(p + 5);
+	b->ackreq = !!(p[8] & 0x80);
+	b->psn = roce_get24(p + 9);
+	f = roce_opcode_flags(b->opcode);
+	hlen = roce_hdr_len(b->opcode);
+	if (f == 0 || b->tver != 0 || hlen > len)
+		return -EBADMSG;
+	memset(e, 0, sizeof(*e));
+	if ((b->opcode & ROCE_TR_MASK) == ROCE_TR_UD) {
+		e->qkey = roce_get32(q);
+		e->src_qpn = roce_get24(q + 5);
+		q += ROCE_DETH_LEN;
+	}
+	if (f & ROCE_F_RETH) {
+		e->va = roce_get64(q);
+		e->rkey = roce_get32(q + 8);
+		e->dma_len = roce_get32(q + 12);
+		q += ROCE_RETH_LEN;
+	}
+	if (f & ROCE_F_ATMETH) {
+		e->va = roce_get64(q);
+		e->rkey = roce_get32(q + 8);
+		e->swap_add = roce_get64(q + 12);
+		e->compare = roce_get64(q + 20);
+		q += ROCE_ATMETH_LEN;
+	}
+	if (f & ROCE_F_AETH) {
+		e->syndrome = q[0];
+		e->msn = roce_get24(q + 1);
+		q += ROCE_AETH_LEN;
+	}
+	if (f & ROCE_F_ATMACK) {
+		e->orig = roce_get64(q);
+		q += ROCE_ATMACK_LEN;
+	}
+	if (f & ROCE_F_IMM) {
+		e->imm = roce_get32(q);
+		q += ROCE_IMM_LEN;
+	}
+	if (f & ROCE_F_IETH) {
+		e->ieth = roce_get32(q);
+		q += ROCE_IETH_LEN;
+	}
+	return (int)hlen;
+}
+
+enum roce_rx_verdict
+roce_pkt_parse(uint8_t *frame, uint32_t len, struct roce_pkt *pkt)
+{
+	uint32_t off = ROCE_ETH_LEN, l3len, udp_len, hlen;
+	uint16_t etype;
+	uint8_t *l3, *udp;
+	int ret;
+
+	if (len < ROCE_ETH_LEN)
+		return ROCE_RX_MALFORMED;
+	etype = roce_get16(frame + 12);
+	if (etype == RTE_ETHER_TYPE_VLAN) {
+		if (len < ROCE_ETH_LEN + ROCE_VLAN_LEN)
+			return ROCE_RX_MALFORMED;
+		etype = roce_get16(frame + 16);
+		off += ROCE_VLAN_LEN;
+	}
+	l3 = frame + off;
+	pkt->frame = frame;
+	pkt->l3 = l3;
+	if (etype == RTE_ETHER_TYPE_IPV4) {
+		uint16_t tot, frag;
+
+		if (len - off < ROCE_IPV4_LEN)
+			return ROCE_RX_MALFORMED;
+		if (l3[9] != IPPROTO_UDP)
+			return ROCE_RX_NOT_ROCE;
+		/* Options are not produced by RoCE senders; refuse them. */
+		if (l3[0] != 0x45)
+			return ROCE_RX_MALFORMED;
+		tot = roce_get16(l3 + 2);
+		frag = roce_get16(l3 + 6);
+		if ((frag & 0x3fff) != 0)
+			return ROCE_RX_MALFORMED;
+		if (tot < ROCE_IPV4_LEN + ROCE_UDP_LEN || tot > len - off)
+			return ROCE_RX_MALFORMED;
+		l3len = ROCE_IPV4_LEN;
+		pkt->ipv6 = 0;
+		memset(pkt->src_ip, 0, sizeof(pkt->src_ip));
+		memset(pkt->dst_ip, 0, sizeof(pkt->dst_ip));
+		memcpy(pkt->src_ip, l3 + 12, 4);
+		memcpy(pkt->dst_ip, l3 + 16, 4);
+		udp = l3 + l3len;
+		if (roce_get16(udp + 2) != ROCE_UDP_PORT)
+			return ROCE_RX_NOT_ROCE;
+		udp_len = roce_get16(udp + 4);
+		if (udp_len > (uint32_t)tot - ROCE_IPV4_LEN)
+			return ROCE_RX_MALFORMED;
+	} else if (etype == RTE_ETHER_TYPE_IPV6) {
+		uint16_t plen;
+
+		if (len - off < ROCE_IPV6_LEN)
+			return ROCE_RX_MALFORMED;
+		if (l3[6] != IPPROTO_UDP)
+			return ROCE_RX_NOT_ROCE;
+		if ((l3[0] >> 4) != 6)
+			return ROCE_RX_MALFORMED;
+		plen = roce_get16(l3 + 4);
+		if (plen < ROCE_UDP_LEN || plen > len - off - ROCE_IPV6_LEN)
+			return ROCE_RX_MALFORMED;
+		l3len = ROCE_IPV6_LEN;
+		pkt->ipv6 = 1;
+		memcpy(pkt->src_ip, l3 + 8, 16);
+		memcpy(pkt->dst_ip, l3 + 24, 16);
+		udp = l3 + l3len;
+		if (roce_get16(udp + 2) != ROCE_UDP_PORT)
+			return ROCE_RX_NOT_ROCE;
+		udp_len = roce_get16(udp + 4);
+		if (udp_len > plen)
+			return ROCE_RX_MALFORMED;
+	} else {
+		return ROCE_RX_NOT_ROCE;
+	}
+	/* The RoCE length comes from UDP: short frames are padded to 60 bytes. */
+	if (udp_len < ROCE_UDP_LEN + ROCE_BTH_LEN + ROCE_ICRC_LEN)
+		return ROCE_RX_MALFORMED;
+	pkt->roce_len = udp_len - ROCE_UDP_LEN;
+	pkt->bth_p = udp + ROCE_UDP_LEN;
+	if (pkt->bth_p[0] == ROCE_OP_CNP) {
+		/* Congestion notification: recognised, carries no transport. */
+		memset(&pkt->bth, 0, sizeof(pkt->bth));
+		pkt->bth.opcode = ROCE_OP_CNP;
+		pkt->bth.dqpn = roce_get24(pkt->bth_p + 5);
+		pkt->flags = 0;
+		pkt->payload = NULL;
+		pkt->paylen = 0;
+		return ROCE_RX_OK;
+	}
+	ret = roce_hdr_decode(pkt->bth_p, pkt->roce_len - ROCE_ICRC_LEN, &pkt->bth,
+			      &pkt->ext);
+	if (ret < 0)
+		return roce_opcode_flags(pkt->bth_p[0]) == 0 ?
+			ROCE_RX_BAD_OPCODE : ROCE_RX_MALFORMED;
+	hlen = (uint32_t)ret;
+	pkt->flags = roce_opcode_flags(pkt->bth.opcode);
+	if (hlen + ROCE_ICRC_LEN + pkt->bth.pad > pkt->roce_len)
+		return ROCE_RX_MALFORMED;
+	pkt->payload = pkt->bth_p + hlen;
+	pkt->paylen = pkt->roce_len - hlen - ROCE_ICRC_LEN - pkt->bth.pad;
+	if (!(pkt->flags & ROCE_F_PAYLOAD) && pkt->paylen != 0)
+		return ROCE_RX_MALFORMED;
+	{
+		uint32_t got = roce_get32(pkt->bth_p + pkt->roce_len - ROCE_ICRC_LEN);
+		uint32_t want = roce_icrc(l3, l3len + ROCE_UDP_LEN + pkt->roce_len -
+					  ROCE_ICRC_LEN, pkt->ipv6);
+
+		/* On the wire least significant byte first. */
+		if (got != rte_bswap32(want))
+			return ROCE_RX_BAD_ICRC;
+	}
+	return ROCE_RX_OK;
+}
+
+uint32_t
+roce_rnr_timer_us(uint8_t code)
+{
+	/* IBA table 45 in microseconds; code 0 is the longest. */
+	static const uint32_t us[32] = {
+		655360, 10, 20, 30, 40, 60, 80, 120, 160, 240, 320, 480, 640,
+		960, 1280, 1920, 2560, 3840, 5120, 7680, 10240, 15360, 20480,
+		30720, 40960, 61440, 81920, 122880, 163840, 245760, 327680,
+		491520,
+	};
+
+	return us[code & 31];
+}

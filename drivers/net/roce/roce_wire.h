@@ -1,0 +1,303 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+#ifndef ROCE_WIRE_H
+#define ROCE_WIRE_H
+
+/*
+ * RoCEv2 wire format: the InfiniBand transport headers carried in UDP 4791
+ * (shared/reference/roce-wire-facts.md). Pure codec, no device state, so the
+ * unit tests can drive it without EAL.
+ */
+
+#include <stdint.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_common.h>
+
+#define ROCE_UDP_PORT      4791
+#define ROCE_ETH_LEN       14
+#define ROCE_VLAN_LEN      4
+#define ROCE_IPV4_LEN      20
+#define ROCE_IPV6_LEN      40
+#define ROCE_UDP_LEN       8
+#define ROCE_BTH_LEN       12
+#define ROCE_RETH_LEN      16
+#define ROCE_AETH_LEN      4
+#define ROCE_ATMETH_LEN    28
+#define ROCE_ATMACK_LEN    8
+#define ROCE_IMM_LEN       4
+#define ROCE_IETH_LEN      4
+#define ROCE_DETH_LEN      8
+#define ROCE_ICRC_LEN      4
+#define ROCE_GRH_LEN       40
+#define ROCE_CNP_LEN       16
+/* Longest header stack we build: Ethernet + IPv6 + UDP. */
+#define ROCE_L2L4_MAX      (ROCE_ETH_LEN + ROCE_IPV6_LEN + ROCE_UDP_LEN)
+/* Longest transport header stack: BTH + RETH + ImmDt (or AtomicETH). */
+#define ROCE_TRANSPORT_MAX (ROCE_BTH_LEN + ROCE_ATMETH_LEN + ROCE_IMM_LEN)
+#define ROCE_MIN_FRAME     60
+
+#define ROCE_DEFAULT_PKEY  0xffff
+#define ROCE_PKEY_MASK     0x7fff
+
+/* Transport (opcode bits 7..5). */
+#define ROCE_TR_RC 0x00
+#define ROCE_TR_UC 0x20
+#define ROCE_TR_UD 0x60
+#define ROCE_TR_MASK 0xe0
+#define ROCE_OP_CNP 0x81
+
+/* Operation (opcode bits 4..0). */
+enum roce_op {
+	ROCE_OP_SEND_FIRST = 0x00,
+	ROCE_OP_SEND_MIDDLE = 0x01,
+	ROCE_OP_SEND_LAST = 0x02,
+	ROCE_OP_SEND_LAST_IMM = 0x03,
+	ROCE_OP_SEND_ONLY = 0x04,
+	ROCE_OP_SEND_ONLY_IMM = 0x05,
+	ROCE_OP_WRITE_FIRST = 0x06,
+	ROCE_OP_WRITE_MIDDLE = 0x07,
+	ROCE_OP_WRITE_LAST = 0x08,
+	ROCE_OP_WRITE_LAST_IMM = 0x09,
+	ROCE_OP_WRITE_ONLY = 0x0a,
+	ROCE_OP_WRITE_ONLY_IMM = 0x0b,
+	ROCE_OP_READ_REQ = 0x0c,
+	ROCE_OP_READ_RESP_FIRST = 0x0d,
+	ROCE_OP_READ_RESP_MIDDLE = 0x0e,
+	ROCE_OP_READ_RESP_LAST = 0x0f,
+	ROCE_OP_READ_RESP_ONLY = 0x10,
+	ROCE_OP_ACK = 0x11,
+	ROCE_OP_ATOMIC_ACK = 0x12,
+	ROCE_OP_CMP_SWAP = 0x13,
+	ROCE_OP_FETCH_ADD = 0x14,
+	ROCE_OP_SEND_LAST_INV = 0x16,
+	ROCE_OP_SEND_ONLY_INV = 0x17,
+	ROCE_OP_NB = 0x20,
+};
+
+/* What an operation carries and means (roce_op_info[].flags). */
+#define ROCE_F_RETH    RTE_BIT32(0)
+#define ROCE_F_AETH    RTE_BIT32(1)
+#define ROCE_F_ATMETH  RTE_BIT32(2)
+#define ROCE_F_ATMACK  RTE_BIT32(3)
+#define ROCE_F_IMM     RTE_BIT32(4)
+#define ROCE_F_IETH    RTE_BIT32(5)
+#define ROCE_F_PAYLOAD RTE_BIT32(6)
+#define ROCE_F_FIRST   RTE_BIT32(7)
+#define ROCE_F_MIDDLE  RTE_BIT32(8)
+#define ROCE_F_LAST    RTE_BIT32(9)
+#define ROCE_F_SEND    RTE_BIT32(10)
+#define ROCE_F_WRITE   RTE_BIT32(11)
+#define ROCE_F_READ    RTE_BIT32(12)
+#define ROCE_F_ATOMIC  RTE_BIT32(13)
+#define ROCE_F_RESP    RTE_BIT32(14) /* responder -> requester */
+#define ROCE_F_RC      RTE_BIT32(15) /* valid on RC */
+#define ROCE_F_UC      RTE_BIT32(16) /* valid on UC */
+#define ROCE_F_UD      RTE_BIT32(17) /* valid on UD (with DETH) */
+#define ROCE_F_ONLY    (ROCE_F_FIRST | ROCE_F_LAST)
+
+struct roce_op_info {
+	const char *name;
+	uint32_t flags;
+	uint8_t hdr_len;   /* BTH + extension headers (RC/UC; UD adds DETH) */
+};
+
+extern const struct roce_op_info roce_op_info[ROCE_OP_NB];
+
+/* AETH syndrome. */
+#define ROCE_AETH_TYPE_MASK 0x60
+#define ROCE_AETH_ACK       0x00
+#define ROCE_AETH_RNR_NAK   0x20
+#define ROCE_AETH_NAK       0x60
+#define ROCE_AETH_ACK_NOCREDIT 0x1f
+#define ROCE_NAK_PSN_SEQ    0x60
+#define ROCE_NAK_INV_REQ    0x61
+#define ROCE_NAK_REM_ACCESS 0x62
+#define ROCE_NAK_REM_OP     0x63
+
+/* Byte access in network order at any alignment. */
+static inline uint16_t
+roce_get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline uint32_t
+roce_get24(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+}
+
+static inline uint32_t
+roce_get32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return rte_be_to_cpu_32(v);
+}
+
+static inline uint64_t
+roce_get64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return rte_be_to_cpu_64(v);
+}
+
+static inline void
+roce_put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static inline void
+roce_put24(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 16);
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)v;
+}
+
+static inline void
+roce_put32(uint8_t *p, uint32_t v)
+{
+	v = rte_cpu_to_be_32(v);
+	memcpy(p, &v, 4);
+}
+
+static inline void
+roce_put64(uint8_t *p, uint64_t v)
+{
+	v = rte_cpu_to_be_64(v);
+	memcpy(p, &v, 8);
+}
+
+/* PSN arithmetic: 24 bits, compared over a 2^23 half window. */
+#define ROCE_PSN_MASK 0xffffffu
+
+static inline uint32_t
+roce_psn_add(uint32_t psn, uint32_t n)
+{
+	return (psn + n) & ROCE_PSN_MASK;
+}
+
+/* < 0 when a is before b, 0 when equal, > 0 when a is after b. */
+static inline int32_t
+roce_psn_cmp(uint32_t a, uint32_t b)
+{
+	return (int32_t)((a - b) << 8);
+}
+
+/* Number of PSNs from b to a (a - b modulo 2^24). */
+static inline uint32_t
+roce_psn_diff(uint32_t a, uint32_t b)
+{
+	return (a - b) & ROCE_PSN_MASK;
+}
+
+/* A BTH and the extension headers, in host order. */
+struct roce_bth {
+	uint8_t opcode;
+	uint8_t se;
+	uint8_t mig;
+	uint8_t pad;
+	uint8_t tver;
+	uint8_t becn;      /* byte 4 bit 6 */
+	uint8_t fecn;      /* byte 4 bit 7 */
+	uint8_t ackreq;
+	uint16_t pkey;
+	uint32_t dqpn;
+	uint32_t psn;
+};
+
+struct roce_ext {
+	/* RETH, or the address part of an AtomicETH */
+	uint64_t va;
+	uint32_t rkey;
+	uint32_t dma_len;
+	/* AtomicETH */
+	uint64_t swap_add;
+	uint64_t compare;
+	/* AETH */
+	uint8_t syndrome;
+	uint32_t msn;
+	/* AtomicAckETH */
+	uint64_t orig;
+	/* ImmDt (as a host-order integer) / IETH */
+	uint32_t imm;
+	uint32_t ieth;
+	/* DETH */
+	uint32_t qkey;
+	uint32_t src_qpn;
+};
+
+/* Header bytes of @opcode including DETH for UD, 0 if unknown. */
+unsigned int roce_hdr_len(uint8_t opcode);
+
+/* Flags of a full opcode (0 if unknown or not valid for its transport). */
+uint32_t roce_opcode_flags(uint8_t opcode);
+
+/* Write the BTH and the extension headers @opcode carries; return bytes. */
+unsigned int roce_hdr_encode(uint8_t *p, const struct roce_bth *bth,
+			     const struct roce_ext *ext);
+
+/*
+ * Decode the BTH and extension headers from @p (@len bytes available).
+ * Returns the header length, or -EBADMSG (unknown opcode, truncated, TVer).
+ */
+int roce_hdr_decode(const uint8_t *p, uint32_t len, struct roce_bth *bth,
+		    struct roce_ext *ext);
+
+/*
+ * The ICRC of a RoCEv2 packet whose IP header starts at @l3 and whose
+ * transport part (BTH..pad) ends at @l3 + @len. The 8 bytes before @l3 must
+ * be writable (they are borrowed for the pseudo LRH and restored), as are
+ * the variant fields, which are masked in place and restored.
+ */
+uint32_t roce_icrc(uint8_t *l3, uint32_t len, int ipv6);
+
+/* Why a received frame is not a valid RoCEv2 packet. */
+enum roce_rx_verdict {
+	ROCE_RX_OK = 0,
+	ROCE_RX_NOT_ROCE,      /* not IPv4/IPv6 UDP 4791: not ours */
+	ROCE_RX_MALFORMED,     /* lengths, versions, truncation */
+	ROCE_RX_BAD_OPCODE,
+	ROCE_RX_BAD_ICRC,
+};
+
+/* A parsed frame: pointers into the frame and the decoded headers. */
+struct roce_pkt {
+	uint8_t *frame;
+	uint8_t *l3;
+	uint8_t *bth_p;
+	uint8_t *payload;
+	uint32_t paylen;
+	uint32_t roce_len;     /* BTH..ICRC, from UDP length */
+	uint32_t flags;        /* roce_opcode_flags() */
+	uint8_t ipv6;
+	uint8_t src_ip[16];    /* IPv4 in the first 4 bytes */
+	uint8_t dst_ip[16];
+	struct roce_bth bth;
+	struct roce_ext ext;
+};
+
+/* Parse and verify a frame of @len bytes (the ICRC included). */
+enum roce_rx_verdict roce_pkt_parse(uint8_t *frame, uint32_t len,
+				    struct roce_pkt *pkt);
+
+/* RNR timer code -> microseconds; local ACK timeout exponent -> ns. */
+uint32_t roce_rnr_timer_us(uint8_t code);
+
+static inline uint64_t
+roce_ack_timeout_ns(uint8_t timeout)
+{
+	return timeout == 0 ? 0 : 4096ull << timeout;
+}
+
+#endif /* ROCE_WIRE_H */
