@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+/* hermon devargs: every key valid and invalid. */
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "prdma.h"
+#include "t_eal.h"
+#include "hermon_args.h"
+
+static void
+test_valid(void **state)
+{
+	struct hermon_args a;
+
+	(void)state;
+	assert_int_equal(hermon_args_parse("model", &a), 0);
+	assert_int_equal(a.kind, HERMON_BUS_MODEL);
+	assert_int_equal(a.ports, 1);
+	assert_int_equal(a.cmd_timeout_ms, HERMON_CMD_TIMEOUT_MS_DEFAULT);
+	assert_int_equal(hermon_args_parse("model,ports=2,name=hca0", &a), 0);
+	assert_int_equal(a.ports, 2);
+	assert_string_equal(a.name, "hca0");
+	assert_int_equal(hermon_args_parse("pci=0000:03:00.0", &a), 0);
+	assert_int_equal(a.kind, HERMON_BUS_VFIO);
+	assert_string_equal(a.pci, "0000:03:00.0");
+	assert_string_equal(a.sysfs, "/sys");
+	assert_int_equal(hermon_args_parse("pci=03:00.0,kdrv=uio", &a), 0);
+	assert_int_equal(a.kind, HERMON_BUS_UIO);
+	assert_string_equal(a.pci, "0000:03:00.0");
+	assert_int_equal(hermon_args_parse("pci=0000:03:00.0,kdrv=vfio,sysfs=/tmp/x,"
+					   "cmd_timeout_ms=0x100", &a), 0);
+	assert_int_equal(a.kind, HERMON_BUS_VFIO);
+	assert_string_equal(a.sysfs, "/tmp/x");
+	assert_int_equal(a.cmd_timeout_ms, 256);
+}
+
+static void
+test_invalid(void **state)
+{
+	static const char *const bad[] = {
+		"", "foo=1", "model=1", "model,pci=0000:03:00.0", "ports=2",
+		"model,ports=0", "model,ports=3", "model,ports=x", "model,kdrv=vfio",
+		"model,sysfs=/tmp", "pci=zz:00.0", "pci=0000:03:00.0,kdrv=igb",
+		"pci=0000:03:00.0,ports=1", "pci=0000:03:00.0,sysfs=relative",
+		"model,cmd_timeout_ms=0", "model,cmd_timeout_ms=600001",
+		"model,cmd_timeout_ms=-5", "model,name=", "model,model",
+		"pci=0000:03:00.0,pci=0000:04:00.0",
+	};
+	struct hermon_args a;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (hermon_args_parse(bad[i], &a) != -EINVAL)
+			fail_msg("\"%s\" was accepted", bad[i]);
+	/* and through the public probe */
+	assert_int_equal(prdma_dev_probe("hermon:model,ports=3"), -EINVAL);
+	assert_int_equal(prdma_dev_probe("hermon:"), -EINVAL);
+}
+
+static int
+setup(void **state)
+{
+	(void)state;
+	return t_eal_init();
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_valid),
+		cmocka_unit_test(test_invalid),
+	};
+
+	return cmocka_run_group_tests(tests, setup, NULL);
+}

@@ -1,0 +1,454 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+/*
+ * The PMD against the model: bring-up/teardown cycles without leaks, the
+ * device and port queries, every command wrapper's error path through the
+ * model's fault injection (with the unwind checked in the model's state),
+ * timeouts, catastrophic errors, out-of-order commands, pause and step.
+ */
+
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <unistd.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <rte_errno.h>
+
+#include "prdma_provider.h"
+#include "t_eal.h"
+#include "t_hermon_common.h"
+#include "hermon_dev.h"
+#include "hermon_model.h"
+
+static struct hermon_model *
+new_model(const char *name, uint8_t ports)
+{
+	struct hermon_model_conf conf = { .name = name, .ports = ports };
+	struct hermon_model *m = hermon_model_create(&conf);
+
+	assert_non_null(m);
+	return m;
+}
+
+static struct hermon_dev *
+hdev(int id)
+{
+	struct prdma_dev *dev = prdma_dev_open((uint16_t)id);
+
+	assert_non_null(dev);
+	prdma_dev_close(dev);
+	return dev->priv;
+}
+
+static void
+assert_model_clean(struct hermon_model *m)
+{
+	struct hermon_model_state st;
+	unsigned int t;
+
+	hermon_model_get_state(m, &st);
+	assert_false(st.running);
+	assert_false(st.hca_init);
+	assert_int_equal(st.fa_pages, 0);
+	assert_int_equal(st.aux_pages, 0);
+	assert_int_equal(st.icm_pages, 0);
+	for (t = 0; t < HERMON_MODEL_TABLE_NB; t++)
+		if (st.table_pages[t] != 0)
+			fail_msg("table %s still has %" PRIu64 " pages mapped",
+				 hermon_model_table_name(t), st.table_pages[t]);
+	assert_int_equal(st.eqs_hw, 0);
+	assert_int_equal(st.ports_up, 0);
+}
+
+static void
+test_cycles_no_leak(void **state)
+{
+	struct t_res before, after;
+	int i, id;
+
+	(void)state;
+	/* warm up lazily created DPDK state before measuring */
+	id = prdma_dev_probe("hermon:model,name=warm");
+	assert_true(id >= 0);
+	assert_int_equal(prdma_dev_remove((uint16_t)id), 0);
+	t_res_snapshot(&before);
+	for (i = 0; i < 20; i++) {
+		id = prdma_dev_probe("hermon:model,ports=2");
+		assert_true(id >= 0);
+		assert_int_equal(prdma_dev_remove((uint16_t)id), 0);
+	}
+	t_res_snapshot(&after);
+	assert_int_equal(before.memzones, after.memzones);
+	assert_int_equal(before.fds, after.fds);
+	assert_int_equal(before.malloc_allocs, after.malloc_allocs);
+}
+
+static void
+test_query(void **state)
+{
+	struct hermon_model *m = new_model("q", 2);
+	struct hermon_model_state st;
+	struct prdma_port_attr pa;
+	struct prdma_dev_attr a;
+	struct prdma_dev *dev;
+	union prdma_gid gid;
+	int id;
+
+	(void)state;
+	id = prdma_dev_probe("hermon:model,name=q,ports=2");
+	assert_true(id >= 0);
+	dev = prdma_dev_open((uint16_t)id);
+	assert_non_null(dev);
+	assert_int_equal(prdma_dev_query(dev, &a), 0);
+	printf("%s: %s, node \"%s\"\n", a.name, a.provider, a.node_desc);
+	printf("  vendor 0x%04x part 0x%04x fw %u.%u.%u ports %u\n", a.vendor_id,
+	       a.vendor_part_id, (unsigned int)(a.fw_ver >> 32),
+	       (unsigned int)((a.fw_ver >> 16) & 0xffff),
+	       (unsigned int)(a.fw_ver & 0xffff), a.phys_port_cnt);
+	printf("  max_qp %u max_qp_wr %u max_cq %u max_cqe %u max_mr %u max_pd %u\n",
+	       a.max_qp, a.max_qp_wr, a.max_cq, a.max_cqe, a.max_mr, a.max_pd);
+	printf("  max_srq %u max_srq_wr %u sge %u/%u inline %u rd_atom %u/%u\n",
+	       a.max_srq, a.max_srq_wr, a.max_send_sge, a.max_recv_sge,
+	       a.max_inline_data, a.max_qp_rd_atom, a.max_qp_init_rd_atom);
+	assert_int_equal(a.vendor_id, 0x15b3);
+	assert_int_equal(a.vendor_part_id, 0x1003);
+	assert_true(a.fw_ver == ((2ull << 32) | (42ull << 16) | 5000));
+	assert_int_equal(a.phys_port_cnt, 2);
+	assert_int_equal(a.max_qp, 1024 - 64);
+	assert_int_equal(a.max_send_sge, 32);
+	assert_int_equal(a.max_qp_wr, 1u << 14);
+	assert_true((a.flags & PRDMA_DEV_CAP_RC) && (a.flags & PRDMA_DEV_CAP_SRQ));
+	assert_string_equal(a.name, "q");
+
+	/* INIT_PORT brought the links up; the model said so through the EQ */
+	assert_int_equal(prdma_port_query(dev, 1, &pa), 0);
+	assert_int_equal(pa.state, PRDMA_PORT_ACTIVE);
+	assert_int_equal(pa.link_layer, PRDMA_LINK_LAYER_ETHERNET);
+	assert_int_equal(pa.gid_tbl_len, 128);
+	assert_int_equal(prdma_port_query(dev, 2, &pa), 0);
+	assert_int_equal(pa.state, PRDMA_PORT_ACTIVE);
+	assert_true(prdma_port_query(dev, 3, &pa) < 0);
+	assert_int_equal(prdma_gid_query(dev, 1, 0, &gid), -ENOENT);
+	assert_int_equal(prdma_dev_progress(dev), 0);
+
+	hermon_model_get_state(m, &st);
+	assert_true(st.hca_init);
+	assert_int_equal(st.ports_up, 3);
+	assert_int_equal(st.eqs_hw, 1);
+	assert_true(st.table_pages[HERMON_MODEL_QPC] > 0);
+	assert_true(st.table_pages[HERMON_MODEL_MCG] > 0);
+	prdma_dev_close(dev);
+	assert_int_equal(prdma_dev_remove((uint16_t)id), 0);
+	assert_model_clean(m);
+	hermon_model_get_state(m, &st);
+	assert_int_equal(st.resets, 1);
+	hermon_model_put(m);
+}
+
+struct bringup_fault {
+	uint16_t opcode;
+	uint32_t nth;
+	uint8_t status;
+	int err;
+};
+
+/* Every command of the bring-up fails in turn; the unwind leaves nothing. */
+static void
+test_bringup_faults(void **state)
+{
+	static const struct bringup_fault faults[] = {
+		{ HERMON_CMD_QUERY_FW, 1, HERMON_STAT_INTERNAL_ERR, EIO },
+		{ HERMON_CMD_MAP_FA, 1, HERMON_STAT_BAD_PARAM, EINVAL },
+		{ HERMON_CMD_RUN_FW, 1, HERMON_STAT_BAD_NVMEM, ENOEXEC },
+		{ HERMON_CMD_QUERY_DEV_CAP, 1, HERMON_STAT_BAD_SYS_STATE, ENXIO },
+		{ HERMON_CMD_QUERY_ADAPTER, 1, HERMON_STAT_INTERNAL_ERR, EIO },
+		{ HERMON_CMD_SET_ICM_SIZE, 1, HERMON_STAT_EXCEED_LIM, ENOSPC },
+		{ HERMON_CMD_MAP_ICM_AUX, 1, HERMON_STAT_ICM_ERROR, ENOBUFS },
+		{ HERMON_CMD_MAP_ICM, 1, HERMON_STAT_ICM_ERROR, ENOBUFS },
+		{ HERMON_CMD_MAP_ICM, 7, HERMON_STAT_BAD_PARAM, EINVAL },
+		{ HERMON_CMD_MAP_ICM, 14, HERMON_STAT_ICM_ERROR, ENOBUFS },
+		{ HERMON_CMD_INIT_HCA, 1, HERMON_STAT_BAD_PARAM, EINVAL },
+		{ HERMON_CMD_WRITE_MTT, 1, HERMON_STAT_BAD_RESOURCE, ENOENT },
+		{ HERMON_CMD_SW2HW_EQ, 1, HERMON_STAT_BAD_RES_STATE, EBADFD },
+		{ HERMON_CMD_MAP_EQ, 1, HERMON_STAT_BAD_INDEX, ERANGE },
+		{ HERMON_CMD_SENSE_PORT, 1, HERMON_STAT_BAD_PARAM, EINVAL },
+		{ HERMON_CMD_INIT_PORT, 1, HERMON_STAT_BAD_SYS_STATE, ENXIO },
+		{ HERMON_CMD_INIT_PORT, 2, HERMON_STAT_RESOURCE_BUSY, EBUSY },
+	};
+	struct hermon_model_state st;
+	struct t_res before, after;
+	unsigned int i;
+
+	(void)state;
+	t_res_snapshot(&before);
+	for (i = 0; i < RTE_DIM(faults); i++) {
+		struct hermon_model *m = new_model("f", 2);
+		int ret;
+
+		assert_int_equal(hermon_model_fault_status(m, faults[i].opcode,
+							   faults[i].status,
+							   faults[i].nth), 0);
+		ret = prdma_dev_probe("hermon:model,name=f,ports=2");
+		if (ret != -faults[i].err)
+			fail_msg("fault on %s #%u: probe returned %d, expected %d",
+				 hermon_cmd_opcode_str(faults[i].opcode), faults[i].nth,
+				 ret, -faults[i].err);
+		hermon_model_get_state(m, &st);
+		assert_model_clean(m);
+		/* unwound by commands alone: no rescue reset was needed */
+		assert_int_equal(st.resets, 1);
+		hermon_model_put(m);
+	}
+	t_res_snapshot(&after);
+	assert_int_equal(before.memzones, after.memzones);
+	assert_int_equal(before.fds, after.fds);
+}
+
+/* A teardown command fails: the PMD resets the device, then frees. */
+static void
+test_teardown_faults(void **state)
+{
+	static const uint16_t ops[] = {
+		HERMON_CMD_CLOSE_PORT, HERMON_CMD_MAP_EQ, HERMON_CMD_HW2SW_EQ,
+		HERMON_CMD_CLOSE_HCA, HERMON_CMD_UNMAP_ICM, HERMON_CMD_UNMAP_ICM_AUX,
+		HERMON_CMD_UNMAP_FA,
+	};
+	struct hermon_model_state st;
+	struct t_res before, after;
+	unsigned int i;
+
+	(void)state;
+	t_res_snapshot(&before);
+	for (i = 0; i < RTE_DIM(ops); i++) {
+		struct hermon_model *m = new_model("t", 1);
+		int id = prdma_dev_probe("hermon:model,name=t");
+
+		assert_true(id >= 0);
+		assert_int_equal(hermon_model_fault_status(m, ops[i],
+					HERMON_STAT_INTERNAL_ERR, 1), 0);
+		assert_int_equal(prdma_dev_remove((uint16_t)id), 0);
+		hermon_model_get_state(m, &st);
+		/*
+		 * A failed MAP_EQ unmap is harmless once HW2SW_EQ took the EQ
+		 * back; any other failure leaves memory with the device and
+		 * needs the rescue reset.
+		 */
+		if (st.resets != (ops[i] == HERMON_CMD_MAP_EQ ? 1u : 2u))
+			fail_msg("%s failing: %" PRIu64 " resets", hermon_cmd_opcode_str(ops[i]),
+				 st.resets);
+		assert_model_clean(m);
+		hermon_model_put(m);
+	}
+	t_res_snapshot(&after);
+	assert_int_equal(before.memzones, after.memzones);
+}
+
+static void
+test_timeout(void **state)
+{
+	struct hermon_model *m = new_model("to", 1);
+	struct hermon_model_state st;
+	struct t_res before, after;
+	int ret;
+
+	(void)state;
+	t_res_snapshot(&before);
+	assert_int_equal(hermon_model_fault_timeout(m, HERMON_CMD_INIT_HCA, 1), 0);
+	ret = prdma_dev_probe("hermon:model,name=to,cmd_timeout_ms=50");
+	assert_int_equal(ret, -ETIMEDOUT);
+	hermon_model_get_state(m, &st);
+	/* the hung device was reset before its memory was released */
+	assert_int_equal(st.resets, 2);
+	assert_false(st.hung);
+	assert_model_clean(m);
+	t_res_snapshot(&after);
+	assert_int_equal(before.memzones, after.memzones);
+	hermon_model_put(m);
+}
+
+static void
+test_catastrophic(void **state)
+{
+	struct hermon_model *m = new_model("cat", 1);
+	struct prdma_async_event ev;
+	struct prdma_port_attr pa;
+	struct prdma_dev *dev;
+	bool fatal_seen = false;
+	int id;
+
+	(void)state;
+	id = prdma_dev_probe("hermon:model,name=cat");
+	assert_true(id >= 0);
+	dev = prdma_dev_open((uint16_t)id);
+	assert_int_equal(prdma_dev_progress(dev), 0);
+	assert_int_equal(hermon_model_fault_catastrophic(m, 0xdead0001), 0);
+	assert_int_equal(prdma_dev_progress(dev), -EIO);
+	while (prdma_event_get(dev, &ev) == 1)
+		if (ev.type == PRDMA_EVENT_DEVICE_FATAL) {
+			fatal_seen = true;
+			assert_int_equal(ev.syndrome, 0xdead0001);
+		}
+	assert_true(fatal_seen);
+	assert_int_equal(hdev(id)->catas_syndrome, 0xdead0001);
+	assert_int_equal(prdma_port_query(dev, 1, &pa), 0);
+	assert_int_equal(pa.state, PRDMA_PORT_DOWN);
+	/* commands are refused at once, not after a timeout */
+	assert_int_equal(hermon_cmd_nop(&hdev(id)->cmd), -EIO);
+	prdma_dev_close(dev);
+	assert_int_equal(prdma_dev_remove((uint16_t)id), 0);
+	assert_model_clean(m);
+	hermon_model_put(m);
+}
+
+/* Wrappers outside the bring-up, and the model refusing bad requests. */
+static void
+test_wrappers_and_refusals(void **state)
+{
+	struct hermon_model *m = new_model("w", 1);
+	struct hermon_prm_eqc eqc;
+	struct hermon_dev *hd;
+	uint32_t type;
+	int id;
+
+	(void)state;
+	id = prdma_dev_probe("hermon:model,name=w");
+	assert_true(id >= 0);
+	hd = hdev(id);
+	assert_int_equal(hermon_cmd_nop(&hd->cmd), 0);
+	assert_int_equal(hermon_model_fault_status(m, HERMON_CMD_NOP,
+						   HERMON_STAT_INTERNAL_ERR, 1), 0);
+	assert_int_equal(hermon_cmd_nop(&hd->cmd), -EIO);
+	assert_int_equal(rte_errno, EIO);
+
+	/* QUERY_EQ reads back the context the model keeps in ICM */
+	assert_int_equal(hermon_cmd_query_eq(&hd->cmd, hd->eq.eqn, &eqc), 0);
+	assert_int_equal(HERMON_GET(&eqc, eqc, log_eq_size), hd->eq.log_size);
+	assert_int_equal(HERMON_GET(&eqc, eqc, st), HERMON_EQ_ST_ARMED);
+	assert_int_equal(hermon_model_fault_status(m, HERMON_CMD_QUERY_EQ,
+						   HERMON_STAT_BAD_INDEX, 1), 0);
+	assert_int_equal(hermon_cmd_query_eq(&hd->cmd, hd->eq.eqn, &eqc), -ERANGE);
+
+	/* SW2HW of an EQ already in hardware ownership */
+	assert_int_equal(hermon_cmd_sw2hw_eq(&hd->cmd, hd->eq.eqn, &eqc), -EBADFD);
+	/* a reserved EQ, an index beyond the table, an EQ never created */
+	assert_int_equal(hermon_cmd_query_eq(&hd->cmd, 0, &eqc), -ENOENT);
+	assert_int_equal(hermon_cmd_query_eq(&hd->cmd, 1000, &eqc), -ERANGE);
+	assert_int_equal(hermon_cmd_hw2sw_eq(&hd->cmd, hd->eq.eqn + 1, NULL), -EBADFD);
+	/* ports: out of range, closing one that is not up, opening twice */
+	assert_int_equal(hermon_cmd_sense_port(&hd->cmd, 2, &type), -EINVAL);
+	assert_int_equal(hermon_cmd_init_port(&hd->cmd, 1), -EBADFD);
+	/* firmware order: no second RUN_FW, no INIT_HCA while initialised */
+	assert_int_equal(hermon_cmd_run_fw(&hd->cmd), -ENXIO);
+	assert_int_equal(hermon_cmd_close_hca(&hd->cmd, false), -EBUSY);
+	assert_int_equal(hermon_cmd_unmap_icm_aux(&hd->cmd), -ENXIO);
+	assert_int_equal(prdma_dev_remove((uint16_t)id), 0);
+	assert_model_clean(m);
+	hermon_model_put(m);
+}
+
+/* Out-of-order commands on a freshly reset device, without the PMD. */
+static void
+test_out_of_order(void **state)
+{
+	struct hermon_model *m = new_model("raw", 1);
+	struct hermon_prm_query_dev_cap cap;
+	struct hermon_prm_init_hca ih;
+	struct hermon_cmd cmd;
+	uint64_t aux;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(hermon_cmd_init(&cmd, hermon_model_bar(m, 0, &len), 1000,
+					 0, "raw"), 0);
+	memset(&ih, 0, sizeof(ih));
+	HERMON_FILL(&ih, init_hca, version, HERMON_INIT_HCA_VERSION);
+	assert_int_equal(hermon_cmd_init_hca(&cmd, &ih), -ENXIO);
+	assert_int_equal(hermon_cmd_run_fw(&cmd), -ENXIO);
+	assert_int_equal(hermon_cmd_query_dev_cap(&cmd, &cap), -ENXIO);
+	assert_int_equal(hermon_cmd_set_icm_size(&cmd, 1 << 20, &aux), -ENXIO);
+	assert_int_equal(hermon_cmd_unmap_icm_aux(&cmd), -ENXIO);
+	/* the toggle protocol survived ten refusals */
+	assert_int_equal(hermon_cmd_unmap_fa(&cmd), 0);
+	hermon_cmd_fini(&cmd);
+	hermon_model_put(m);
+}
+
+struct probe_job {
+	volatile int done;
+	int ret;
+};
+
+static void *
+probe_thread(void *arg)
+{
+	struct probe_job *job = arg;
+
+	job->ret = prdma_dev_probe("hermon:model,name=step");
+	__atomic_store_n(&job->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* A paused model leaves go set; stepping it walks the bring-up. */
+static void
+test_pause_step(void **state)
+{
+	struct hermon_model *m = new_model("step", 1);
+	struct hermon_model_state st;
+	struct probe_job job = { 0, 0 };
+	unsigned int steps = 0;
+	pthread_t th;
+
+	(void)state;
+	hermon_model_pause(m);
+	assert_int_equal(pthread_create(&th, NULL, probe_thread, &job), 0);
+	while (!__atomic_load_n(&job.done, __ATOMIC_ACQUIRE)) {
+		steps += (unsigned int)hermon_model_step(m);
+		usleep(100);
+	}
+	pthread_join(th, NULL);
+	assert_true(job.ret >= 0);
+	hermon_model_get_state(m, &st);
+	/* each step ran one command or the reset */
+	printf("steps %u commands %" PRIu64 " resets %" PRIu64 "\n", steps,
+	       st.commands, st.resets);
+	assert_int_equal(st.commands + st.resets, steps);
+	assert_true(steps >= 20);
+	printf("bring-up took %u stepped commands\n", steps);
+	hermon_model_resume(m);
+	assert_int_equal(prdma_dev_remove((uint16_t)job.ret), 0);
+	hermon_model_put(m);
+}
+
+static int
+setup(void **state)
+{
+	(void)state;
+	return t_eal_init();
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_query),
+		cmocka_unit_test(test_cycles_no_leak),
+		cmocka_unit_test(test_bringup_faults),
+		cmocka_unit_test(test_teardown_faults),
+		cmocka_unit_test(test_timeout),
+		cmocka_unit_test(test_catastrophic),
+		cmocka_unit_test(test_wrappers_and_refusals),
+		cmocka_unit_test(test_out_of_order),
+		cmocka_unit_test(test_pause_step),
+	};
+
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
