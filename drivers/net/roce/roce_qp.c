@@ -61,8 +61,8 @@ roce_path_build(struct roce_dev *dev, const struct prdma_ah_attr *ah,
 	if (ret < 0)
 		return ret;
 	memset(path, 0, sizeof(*path));
-	path->loopback = (uint8_t)(loopback ||
-				   rte_is_same_ether_addr(&dmac, &dev->mac));
+	/* By address, not MAC: ports of one host may share a MAC (net_ring). */
+	path->loopback = (uint8_t)loopback;
 	memcpy(p, dmac.addr_bytes, 6);
 	memcpy(p + 6, dev->mac.addr_bytes, 6);
 	roce_put16(p + 12, v4 ? RTE_ETHER_TYPE_IPV4 : RTE_ETHER_TYPE_IPV6);

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <rte_bitops.h>
 #include <rte_byteorder.h>
 #include <rte_common.h>
 

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+/* Devargs of the roce provider: every key, valid and invalid values. */
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "roce.h"
+
+static void
+test_ring_defaults(void **state)
+{
+	struct roce_cfg c;
+
+	(void)state;
+	assert_int_equal(roce_args_parse("ring=x", &c), 0);
+	assert_string_equal(c.ring, "x");
+	assert_int_equal(c.side, 0);
+	assert_int_equal(c.port, -1);
+	assert_int_equal(c.has_ip, 0);
+	assert_int_equal(c.has_mac, 0);
+	assert_int_equal(c.mtu, 0);
+	assert_int_equal(c.progress_thread, 0);
+	assert_int_equal(c.burst, ROCE_DEFAULT_BURST);
+	assert_string_equal(c.pcap, "");
+}
+
+static void
+test_all_keys(void **state)
+{
+	struct roce_cfg c;
+
+	(void)state;
+	assert_int_equal(roce_args_parse("ring=loop_1,side=1,ip=10.0.0.7,"
+					 "mac=02:00:00:00:00:09,mtu=2048,pcap=/tmp/x.pcap,"
+					 "progress=thread,name=myroce,burst=64", &c), 0);
+	assert_string_equal(c.ring, "loop_1");
+	assert_int_equal(c.side, 1);
+	assert_int_equal(c.has_ip, 1);
+	assert_int_equal(c.gid.raw[10], 0xff);
+	assert_int_equal(c.gid.raw[15], 7);
+	assert_int_equal(c.has_mac, 1);
+	assert_int_equal(c.mac.addr_bytes[5], 9);
+	assert_int_equal(c.mtu, PRDMA_MTU_2048);
+	assert_string_equal(c.pcap, "/tmp/x.pcap");
+	assert_int_equal(c.progress_thread, 1);
+	assert_string_equal(c.name, "myroce");
+	assert_int_equal(c.burst, 64);
+
+	assert_int_equal(roce_args_parse("port=3,ip=fe80::1,progress=inline", &c), 0);
+	assert_int_equal(c.port, 3);
+	assert_int_equal(c.gid.raw[0], 0xfe);
+	assert_int_equal(c.progress_thread, 0);
+	assert_int_equal(roce_args_parse("port=0x1,mtu=256", &c), 0);
+	assert_int_equal(c.port, 1);
+	assert_int_equal(c.mtu, PRDMA_MTU_256);
+	assert_int_equal(roce_args_parse("ring=a,mtu=4096,burst=512", &c), 0);
+	assert_int_equal(c.mtu, PRDMA_MTU_4096);
+}
+
+static void
+test_invalid(void **state)
+{
+	static const char *const bad[] = {
+		"",                          /* neither ring nor port */
+		"ring=a,port=0",             /* both */
+		"side=1,port=0",             /* side without ring */
+		"ring=a,side=2",
+		"ring=a,side=-1",
+		"ring=a,side=x",
+		"ring=",
+		"ring",
+		"ring=has space",
+		"ring=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+		"port=-1",
+		"port=abc",
+		"port=99999",
+		"ring=a,ip=300.1.1.1",
+		"ring=a,ip=nonsense",
+		"ring=a,mac=01:00:5e:00:00:01", /* multicast */
+		"ring=a,mac=00:00:00:00:00:00",
+		"ring=a,mac=zz",
+		"ring=a,mtu=1500",
+		"ring=a,mtu=8192",
+		"ring=a,mtu=0",
+		"ring=a,progress=sometimes",
+		"ring=a,burst=0",
+		"ring=a,burst=513",
+		"ring=a,name=",
+		"ring=a,name=a/b",
+		"ring=a,bogus=1",
+		"ring=a,ring=b",
+	};
+	struct roce_cfg c;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < RTE_DIM(bad); i++) {
+		if (roce_args_parse(bad[i], &c) != -EINVAL)
+			fail_msg("\"%s\" was accepted", bad[i]);
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ring_defaults),
+		cmocka_unit_test(test_all_keys),
+		cmocka_unit_test(test_invalid),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
