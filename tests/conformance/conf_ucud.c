@@ -117,6 +117,36 @@ ud_send(struct ud_env *e, uint64_t wr_id, enum prdma_wr_opcode op, uint32_t len,
 	conf_expect_wc(e->cq[0][0], &wc, what, wr_id, PRDMA_WC_SUCCESS, PRDMA_WC_SEND);
 }
 
+/* A UD message is one packet: more than the path MTU must not leave. */
+static void
+ud_oversize(struct ud_env *e, uint32_t mtu)
+{
+	const struct prdma_send_wr *bad = NULL;
+	struct prdma_send_wr wr;
+	struct prdma_sge sge;
+	struct prdma_wc wc;
+	int ret;
+
+	conf_post_recv(e->qp[1], 99, e->b.p, X_BUF, e->b.mr->lkey, "large receive");
+	conf_wr_init(&wr, &sge, 99, PRDMA_WR_SEND, e->a.p, mtu + 1, e->a.mr->lkey);
+	wr.wr.ud.ah = e->ah;
+	wr.wr.ud.remote_qpn = e->qp[1]->qp_num;
+	wr.wr.ud.remote_qkey = CONF_QKEY;
+	ret = prdma_post_send(e->qp[0], &wr, &bad);
+	if (ret == 0) {
+		if (!conf_poll_one(e->cq[0][0], &wc, CONF_WAIT_MS))
+			fail_msg("UD SEND of MTU + 1 bytes: expected -EINVAL or an error "
+				 "completion, got no completion");
+		if (wc.status == PRDMA_WC_SUCCESS)
+			fail_msg("UD SEND of MTU + 1 bytes: expected -EINVAL or an error "
+				 "completion, got success");
+	} else {
+		conf_check_rc(ret, -EINVAL, "UD SEND of MTU + 1 bytes");
+		CONF_TRUE("bad_wr names the oversized request", bad == &wr);
+	}
+	conf_expect_no_wc(e->cq[1][1], CONF_QUIET_MS, "receiver of an oversized UD SEND");
+}
+
 static void
 test_ud_send(void **state)
 {
@@ -158,6 +188,7 @@ test_ud_send(void **state)
 			conf_check_bytes(e.b.p + UD_GRH + lens[i], 64, 0, what);
 		}
 	}
+	ud_oversize(&e, mtu);
 }
 
 static void
