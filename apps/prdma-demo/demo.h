@@ -92,6 +92,7 @@ struct demo_ports {
 	struct rte_ring *ring[2];
 	struct rte_mempool *pool;
 	struct rte_ether_addr mac[2];
+	int same_mac;               /* the ports share one MAC: pass mac= */
 	int created;
 };
 

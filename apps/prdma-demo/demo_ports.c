@@ -85,6 +85,17 @@ demo_ports_create(struct demo_ports *p)
 		if (ret < 0)
 			goto err;
 	}
+	/* net_ring gives every port one fixed address and cannot change it;
+	 * a transport that sees its own MAC as the destination loops the
+	 * frame back to itself, so the devices get distinct ones (mac=). */
+	p->same_mac = rte_is_same_ether_addr(&p->mac[0], &p->mac[1]);
+	if (p->same_mac) {
+		for (i = 0; i < 2; i++) {
+			memset(&p->mac[i], 0, sizeof(p->mac[i]));
+			p->mac[i].addr_bytes[0] = 0x02;   /* locally administered */
+			p->mac[i].addr_bytes[5] = (uint8_t)(i + 1);
+		}
+	}
 	p->created = 1;
 	return 0;
 err:

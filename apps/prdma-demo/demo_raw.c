@@ -59,8 +59,9 @@ raw_template(uint8_t *f, uint32_t len, const struct demo_ports *p)
 	ip->fragment_offset = rte_cpu_to_be_16(RTE_IPV4_HDR_DF_FLAG);
 	ip->time_to_live = 64;
 	ip->next_proto_id = IPPROTO_UDP;
-	ip->src_addr = rte_cpu_to_be_32(RTE_IPV4(192, 0, 2, 1));
-	ip->dst_addr = rte_cpu_to_be_32(RTE_IPV4(192, 0, 2, 2));
+	/* 192.0.2.1 -> 192.0.2.2, spelled out: RTE_IPV4() shifts a signed int. */
+	ip->src_addr = rte_cpu_to_be_32(0xC0000201u);
+	ip->dst_addr = rte_cpu_to_be_32(0xC0000202u);
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
 	udp->src_port = rte_cpu_to_be_16(0xC000);
 	udp->dst_port = rte_cpu_to_be_16(RAW_UDP_PORT);

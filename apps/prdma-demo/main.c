@@ -35,6 +35,19 @@ devargs_build(char *buf, size_t len, const char *base, const char *prefix,
 		snprintf(buf, len, "%s", base);
 }
 
+static void
+port_devargs(char *buf, size_t len, const struct demo_ports *p, unsigned int i,
+	     const char *ip)
+{
+	char mac[RTE_ETHER_ADDR_FMT_SIZE];
+
+	rte_ether_format_addr(mac, sizeof(mac), &p->mac[i]);
+	if (p->same_mac)
+		snprintf(buf, len, "roce:port=%u,ip=%s,mac=%s", p->port[i], ip, mac);
+	else
+		snprintf(buf, len, "roce:port=%u,ip=%s", p->port[i], ip);
+}
+
 static int
 run_baseline(const struct demo_runner *r, const struct demo_opts *o,
 	     struct demo_ports *ports, struct demo_result *res)
@@ -158,9 +171,9 @@ main(int argc, char **argv)
 		if (ret < 0)
 			goto out;
 		res.baseline = 1;
-		snprintf(base, sizeof(base), "roce:port=%u,ip=192.0.2.1", ports.port[0]);
+		port_devargs(base, sizeof(base), &ports, 0, "192.0.2.1");
 		devargs_build(da, sizeof(da), base, o.pcap_prefix, "a");
-		snprintf(base, sizeof(base), "roce:port=%u,ip=192.0.2.2", ports.port[1]);
+		port_devargs(base, sizeof(base), &ports, 1, "192.0.2.2");
 		devargs_build(db, sizeof(db), base, o.pcap_prefix, "b");
 	} else {
 		printf("prdma-demo: devices given with --devargs-a/-b: the raw ethdev "
