@@ -68,15 +68,15 @@ demo_report_table(FILE *out, const struct demo_result *res)
 		size_str(row->size, sz, sizeof(sz));
 		fprintf(out, "%6s |", sz);
 		if (row->bw_done[DEMO_BW_WRITE])
-			fprintf(out, " %8.3f", row->bw[DEMO_BW_WRITE].mmsgs);
+			fprintf(out, " %8.4f", row->bw[DEMO_BW_WRITE].mmsgs);
 		else
 			fprintf(out, " %8s", "-");
 		if (row->bw_done[DEMO_BW_READ])
-			fprintf(out, " %8.3f", row->bw[DEMO_BW_READ].mmsgs);
+			fprintf(out, " %8.4f", row->bw[DEMO_BW_READ].mmsgs);
 		else
 			fprintf(out, " %8s", "-");
 		if (row->bw_done[DEMO_BW_SEND])
-			fprintf(out, " %8.3f\n", row->bw[DEMO_BW_SEND].mmsgs);
+			fprintf(out, " %8.4f\n", row->bw[DEMO_BW_SEND].mmsgs);
 		else
 			fprintf(out, " %8s\n", "-");
 	}
