@@ -202,6 +202,12 @@ roce_probe(struct prdma_dev *pdev, const char *args)
 		dev->max_mtu = PRDMA_MTU_4096;
 	} else {
 		dev->port_id = (uint16_t)dev->cfg.port;
+		if (!dev->cfg.has_ip) {
+			ROCE_LOG(ERR, "port=%d: ip=<address> is required in port mode",
+				 dev->cfg.port);
+			ret = -EINVAL;
+			goto err;
+		}
 		if (!rte_eth_dev_is_valid_port(dev->port_id)) {
 			ROCE_LOG(ERR, "port=%d: no such ethdev port", dev->cfg.port);
 			ret = -ENODEV;
