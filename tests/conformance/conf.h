@@ -222,5 +222,6 @@ int conf_group_cq(void);
 int conf_group_qp_state(void);
 int conf_group_errors(void);
 int conf_group_mr(void);
+int conf_group_post(void);
 
 #endif /* CONF_H */

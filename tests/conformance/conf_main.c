@@ -28,6 +28,7 @@ main(void)
 	failed += conf_group_qp_state();
 	failed += conf_group_errors();
 	failed += conf_group_mr();
+	failed += conf_group_post();
 
 	for (i = 0; i < RTE_DIM(conf_devs); i++) {
 		if (conf_devs[i].id >= 0 && prdma_dev_remove((uint16_t)conf_devs[i].id) < 0) {
