@@ -307,6 +307,50 @@ test_cq_destroy_busy(void **state)
 	}
 }
 
+/* Overrun: the device reports PRDMA_EVENT_CQ_ERR and never overwrites. */
+static void
+test_cq_overrun(void **state)
+{
+	struct conf_ctx *ctx = *state;
+	struct prdma_async_event ev;
+	struct prdma_cq *scq;
+	struct prdma_wc wc;
+	struct cq_env e;
+	unsigned int i, n;
+	int seen = 0;
+
+	cq_env_make(ctx, &e, 4, 0);
+	scq = e.p.s[0].scq;
+	while (prdma_event_get(CONF_A->dev, &ev) == 1)
+		;
+	n = scq->cqe + 1;
+	if (n > 16) {
+		print_message("[ SKIP ] CQ of 4 is %u deep, too deep to overrun here\n",
+			      scq->cqe);
+		skip();
+	}
+	for (i = 0; i < n; i++) {
+		conf_post_recv(e.p.s[1].qp, i, e.b.p, 64, e.b.mr->lkey, "receive");
+		cq_send(&e, i, 0);
+		/* Keep B's receive CQ (same depth) from overrunning too. */
+		conf_expect_wc(e.p.s[1].rcq, &wc, "receive", i, PRDMA_WC_SUCCESS,
+			       PRDMA_WC_RECV);
+	}
+	conf_spin(10);
+	while (prdma_event_get(CONF_A->dev, &ev) == 1)
+		if (ev.type == PRDMA_EVENT_CQ_ERR && ev.element.cq == scq)
+			seen = 1;
+	if (!seen)
+		fail_msg("%u completions on a CQ of depth %u: expected PRDMA_EVENT_CQ_ERR "
+			 "for it, got none", n, scq->cqe);
+	/* The completions that fitted are intact and in order. */
+	for (i = 0; i < scq->cqe; i++) {
+		CONF_EQ("poll of a completion queued before the overrun", 1,
+			prdma_cq_poll(scq, 1, &wc));
+		CONF_EQ("wr_id of a completion queued before the overrun", i, wc.wr_id);
+	}
+}
+
 int
 conf_group_cq(void)
 {
@@ -324,6 +368,8 @@ conf_group_cq(void)
 		cmocka_unit_test_setup_teardown(test_cq_resize, conf_test_setup,
 						conf_test_teardown),
 		cmocka_unit_test_setup_teardown(test_cq_destroy_busy, conf_test_setup,
+						conf_test_teardown),
+		cmocka_unit_test_setup_teardown(test_cq_overrun, conf_test_setup,
 						conf_test_teardown),
 	};
 

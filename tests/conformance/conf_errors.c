@@ -155,10 +155,12 @@ rem_one(struct conf_ctx *ctx, const struct rem_variant *v)
 {
 	int atomic = v->op == PRDMA_WR_ATOMIC_CMP_AND_SWP ||
 		v->op == PRDMA_WR_ATOMIC_FETCH_AND_ADD;
+	struct prdma_async_event ev;
 	struct prdma_send_wr wr;
 	struct conf_qp_opts o;
 	struct prdma_sge sge;
 	struct conf_buf a, t;
+	int seen = 0;
 	struct prdma_mr *mr;
 	struct prdma_pd *pd;
 	struct conf_pair p;
@@ -198,12 +200,21 @@ rem_one(struct conf_ctx *ctx, const struct rem_variant *v)
 		wr.wr.rdma.remote_addr = (uintptr_t)(mr_start + v->offset);
 		wr.wr.rdma.rkey = v->kind == REM_BAD_KEY ? ~mr->rkey : mr->rkey;
 	}
+	while (prdma_event_get(CONF_B->dev, &ev) == 1)
+		;
 	snprintf(what, sizeof(what), "%s: requester", v->name);
 	conf_post_send(p.s[0].qp, &wr, what);
 	conf_expect_wc(p.s[0].scq, &wc, what, 1, PRDMA_WC_REM_ACCESS_ERR, -1);
 	snprintf(what, sizeof(what), "%s: responder QP", v->name);
 	conf_check_qp_state(p.s[1].qp, PRDMA_QPS_ERR, what);
 	conf_check_qp_state(p.s[0].qp, PRDMA_QPS_ERR, "requester after a remote error");
+	/* The responder reports its access violation as an affiliated event. */
+	while (prdma_event_get(CONF_B->dev, &ev) == 1)
+		if (ev.type == PRDMA_EVENT_QP_ACCESS_ERR && ev.element.qp == p.s[1].qp)
+			seen = 1;
+	if (!seen)
+		fail_msg("%s: expected PRDMA_EVENT_QP_ACCESS_ERR for the responder QP "
+			 "0x%x, got none", v->name, p.s[1].qp->qp_num);
 	snprintf(what, sizeof(what), "%s: memory before the MR", v->name);
 	conf_check_bytes(t.p, E_PAGE, E_CANARY, what);
 	snprintf(what, sizeof(what), "%s: memory after the MR", v->name);

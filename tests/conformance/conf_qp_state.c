@@ -376,6 +376,70 @@ test_qp_destroy_flushes(void **state)
 	}
 }
 
+/* prdma_qp_query returns what the modifies set. */
+static void
+test_qp_query_attrs(void **state)
+{
+	struct conf_ctx *ctx = *state;
+	struct prdma_qp_init_attr ia;
+	const struct conf_dev *d = CONF_A;
+	struct prdma_qp_attr a;
+	struct conf_qp_opts o;
+	struct conf_pair p;
+	struct prdma_qp *qp;
+
+	conf_opts_default(&o, PRDMA_QPT_RC);
+	o.timeout = 12;
+	o.retry_cnt = 5;
+	o.rnr_retry = 6;
+	o.min_rnr_timer = 3;
+	conf_pair_make(ctx, &p, &o);
+	qp = p.s[0].qp;
+	memset(&a, 0xff, sizeof(a));
+	memset(&ia, 0xff, sizeof(ia));
+	CONF_EQ("prdma_qp_query", 0, prdma_qp_query(qp, &a, &ia));
+	CONF_EQ("qp_state", PRDMA_QPS_RTS, a.qp_state);
+	CONF_EQ("path_mtu", conf_path_mtu(), a.path_mtu);
+	CONF_EQ("dest_qp_num", p.s[1].qp->qp_num, a.dest_qp_num);
+	CONF_EQ("sq_psn of an idle QP", CONF_PSN_A, a.sq_psn);
+	CONF_EQ("rq_psn of an idle QP", CONF_PSN_B, a.rq_psn);
+	CONF_EQ("port_num", 1, a.port_num);
+	CONF_EQ("pkey_index", 0, a.pkey_index);
+	CONF_EQ("qp_access_flags", o.access, a.qp_access_flags);
+	CONF_EQ("timeout", 12, a.timeout);
+	CONF_EQ("retry_cnt", 5, a.retry_cnt);
+	CONF_EQ("rnr_retry", 6, a.rnr_retry);
+	CONF_EQ("min_rnr_timer", 3, a.min_rnr_timer);
+	CONF_EQ("max_rd_atomic", RTE_MIN(d->attr.max_qp_init_rd_atom, 16u),
+		a.max_rd_atomic);
+	CONF_EQ("max_dest_rd_atomic", RTE_MIN(d->attr.max_qp_rd_atom, 16u),
+		a.max_dest_rd_atomic);
+	CONF_EQ("ah_attr.port_num", 1, a.ah_attr.port_num);
+	if (memcmp(&a.ah_attr.dgid, &CONF_B->gid, sizeof(a.ah_attr.dgid)) != 0)
+		fail_msg("ah_attr.dgid: expected the peer's GID");
+	CONF_TRUE("cap.max_send_wr >= requested", a.cap.max_send_wr >= o.max_send_wr);
+	CONF_TRUE("cap.max_recv_wr >= requested", a.cap.max_recv_wr >= o.max_recv_wr);
+	CONF_EQ("init_attr.qp_type", PRDMA_QPT_RC, ia.qp_type);
+	CONF_TRUE("init_attr.send_cq", ia.send_cq == p.s[0].scq);
+	CONF_TRUE("init_attr.recv_cq", ia.recv_cq == p.s[0].rcq);
+	CONF_TRUE("init_attr.srq", ia.srq == NULL);
+	CONF_EQ("init_attr.cap.max_send_wr", a.cap.max_send_wr, ia.cap.max_send_wr);
+
+	/* RTS -> RTS changes min_rnr_timer and access flags. */
+	memset(&a, 0, sizeof(a));
+	a.qp_state = PRDMA_QPS_RTS;
+	a.min_rnr_timer = 7;
+	a.qp_access_flags = PRDMA_ACCESS_LOCAL_WRITE | PRDMA_ACCESS_REMOTE_READ;
+	conf_check_rc(prdma_qp_modify(qp, &a, PRDMA_QP_STATE | PRDMA_QP_MIN_RNR_TIMER |
+				      PRDMA_QP_ACCESS_FLAGS), 0, "RTS -> RTS");
+	CONF_EQ("prdma_qp_query", 0, prdma_qp_query(qp, &a, NULL));
+	CONF_EQ("min_rnr_timer after RTS -> RTS", 7, a.min_rnr_timer);
+	CONF_EQ("qp_access_flags after RTS -> RTS",
+		PRDMA_ACCESS_LOCAL_WRITE | PRDMA_ACCESS_REMOTE_READ, a.qp_access_flags);
+	CONF_EQ("state after RTS -> RTS", PRDMA_QPS_RTS, a.qp_state);
+	conf_check_rc(prdma_qp_query(qp, NULL, NULL), -EINVAL, "qp_query(NULL, NULL)");
+}
+
 int
 conf_group_qp_state(void)
 {
@@ -389,6 +453,8 @@ conf_group_qp_state(void)
 		cmocka_unit_test_setup_teardown(test_qp_modify_err_flushes,
 						conf_test_setup, conf_test_teardown),
 		cmocka_unit_test_setup_teardown(test_qp_destroy_flushes, conf_test_setup,
+						conf_test_teardown),
+		cmocka_unit_test_setup_teardown(test_qp_query_attrs, conf_test_setup,
 						conf_test_teardown),
 	};
 

@@ -215,6 +215,39 @@ test_ud_wrong_qkey(void **state)
 	conf_check_data(e.b.p + UD_GRH, 64, 5, "UD payload");
 }
 
+/* An AH keeps what it was given; modify changes it. */
+static void
+test_ah_query_modify(void **state)
+{
+	struct conf_ctx *ctx = *state;
+	struct prdma_ah_attr q, m;
+	struct prdma_ah *ah;
+
+	ah = conf_ah(ctx, CONF_A, NULL, &CONF_B->gid);
+	memset(&q, 0, sizeof(q));
+	CONF_EQ("prdma_ah_query", 0, prdma_ah_query(ah, &q));
+	if (memcmp(&q.dgid, &CONF_B->gid, sizeof(q.dgid)) != 0)
+		fail_msg("ah_query dgid: expected B's GID");
+	CONF_EQ("ah_query port_num", 1, q.port_num);
+	m = q;
+	m.hop_limit = 17;
+	m.traffic_class = 0x48;
+	m.flow_label = 0x12345;
+	conf_check_rc(prdma_ah_modify(ah, &m), 0, "prdma_ah_modify");
+	memset(&q, 0, sizeof(q));
+	CONF_EQ("prdma_ah_query", 0, prdma_ah_query(ah, &q));
+	CONF_EQ("hop_limit after modify", 17, q.hop_limit);
+	CONF_EQ("traffic_class after modify", 0x48, q.traffic_class);
+	CONF_EQ("flow_label after modify", 0x12345, q.flow_label);
+	m.port_num = 0;
+	conf_check_rc(prdma_ah_modify(ah, &m), -EINVAL, "ah_modify to port 0");
+	m.port_num = 1;
+	m.flow_label = 0x100000;
+	conf_check_rc(prdma_ah_modify(ah, &m), -EINVAL, "ah_modify with a 21-bit flow label");
+	CONF_EQ("prdma_ah_query", 0, prdma_ah_query(ah, &q));
+	CONF_EQ("flow_label after refused modifies", 0x12345, q.flow_label);
+}
+
 int
 conf_group_ucud(void)
 {
@@ -224,6 +257,8 @@ conf_group_ucud(void)
 		cmocka_unit_test_setup_teardown(test_ud_send, conf_test_setup,
 						conf_test_teardown),
 		cmocka_unit_test_setup_teardown(test_ud_wrong_qkey, conf_test_setup,
+						conf_test_teardown),
+		cmocka_unit_test_setup_teardown(test_ah_query_modify, conf_test_setup,
 						conf_test_teardown),
 	};
 
