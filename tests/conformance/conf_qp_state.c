@@ -440,6 +440,68 @@ test_qp_query_attrs(void **state)
 	conf_check_rc(prdma_qp_query(qp, NULL, NULL), -EINVAL, "qp_query(NULL, NULL)");
 }
 
+/* SQD: drained event, nothing new leaves until RTS again. */
+static void
+test_qp_sqd(void **state)
+{
+	struct conf_ctx *ctx = *state;
+	const struct prdma_send_wr *bad = NULL;
+	struct prdma_async_event ev;
+	struct prdma_send_wr wr;
+	struct prdma_qp_attr a;
+	struct conf_qp_opts o;
+	struct prdma_sge sge;
+	struct conf_buf buf, rbuf;
+	struct conf_pair p;
+	struct prdma_wc wc;
+	int ret, seen = 0;
+
+	conf_opts_default(&o, PRDMA_QPT_RC);
+	conf_pair_make(ctx, &p, &o);
+	conf_buf_make(ctx, &buf, CONF_A->pd, 4096, QS_ACCESS);
+	conf_buf_make(ctx, &rbuf, CONF_B->pd, 4096, QS_ACCESS);
+	conf_post_recv(p.s[1].qp, 1, rbuf.p, 4096, rbuf.mr->lkey, "receive");
+	conf_post_recv(p.s[1].qp, 2, rbuf.p, 4096, rbuf.mr->lkey, "receive");
+	conf_wr_init(&wr, &sge, 1, PRDMA_WR_SEND, buf.p, 64, buf.mr->lkey);
+	conf_post_send(p.s[0].qp, &wr, "SEND before SQD");
+	conf_expect_wc(p.s[0].scq, &wc, "SEND before SQD", 1, PRDMA_WC_SUCCESS,
+		       PRDMA_WC_SEND);
+	conf_expect_wc(p.s[1].rcq, &wc, "first receive", 1, PRDMA_WC_SUCCESS,
+		       PRDMA_WC_RECV);
+	while (prdma_event_get(CONF_A->dev, &ev) == 1)
+		;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = PRDMA_QPS_SQD;
+	a.en_sqd_async_notify = 1;
+	conf_check_rc(prdma_qp_modify(p.s[0].qp, &a, PRDMA_QP_STATE |
+				      PRDMA_QP_EN_SQD_ASYNC_NOTIFY), 0, "RTS -> SQD");
+	conf_spin(5);
+	while (prdma_event_get(CONF_A->dev, &ev) == 1)
+		if (ev.type == PRDMA_EVENT_SQ_DRAINED && ev.element.qp == p.s[0].qp)
+			seen = 1;
+	if (!seen)
+		fail_msg("RTS -> SQD with en_sqd_async_notify: expected "
+			 "PRDMA_EVENT_SQ_DRAINED for the QP, got none");
+	conf_check_qp_state(p.s[0].qp, PRDMA_QPS_SQD, "after RTS -> SQD");
+	wr.wr_id = 2;
+	ret = prdma_post_send(p.s[0].qp, &wr, &bad);
+	if (ret == 0) {
+		conf_expect_no_wc(p.s[0].scq, 20, "SEND posted in SQD");
+		conf_expect_no_wc(p.s[1].rcq, 1, "receiver while the sender is in SQD");
+	} else if (ret >= 0) {
+		fail_msg("post_send in SQD: expected 0 or a negative errno, got %d", ret);
+	}
+	memset(&a, 0, sizeof(a));
+	a.qp_state = PRDMA_QPS_RTS;
+	conf_check_rc(prdma_qp_modify(p.s[0].qp, &a, PRDMA_QP_STATE), 0, "SQD -> RTS");
+	if (ret != 0)
+		conf_post_send(p.s[0].qp, &wr, "SEND after SQD -> RTS");
+	conf_expect_wc(p.s[0].scq, &wc, "SEND after SQD -> RTS", 2, PRDMA_WC_SUCCESS,
+		       PRDMA_WC_SEND);
+	conf_expect_wc(p.s[1].rcq, &wc, "receive after SQD -> RTS", 2, PRDMA_WC_SUCCESS,
+		       PRDMA_WC_RECV);
+}
+
 int
 conf_group_qp_state(void)
 {
@@ -455,6 +517,8 @@ conf_group_qp_state(void)
 		cmocka_unit_test_setup_teardown(test_qp_destroy_flushes, conf_test_setup,
 						conf_test_teardown),
 		cmocka_unit_test_setup_teardown(test_qp_query_attrs, conf_test_setup,
+						conf_test_teardown),
+		cmocka_unit_test_setup_teardown(test_qp_sqd, conf_test_setup,
 						conf_test_teardown),
 	};
 
