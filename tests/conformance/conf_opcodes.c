@@ -188,6 +188,48 @@ test_rc_atomics(void **state)
 	}
 }
 
+/* Two QPs of one device connected to each other (PRDMA_DEV_CAP_LOOPBACK_CONN). */
+static void
+test_rc_loopback_one_device(void **state)
+{
+	struct conf_ctx *ctx = *state;
+	struct prdma_qp *qp[2];
+	struct prdma_cq *cq[2];
+	struct prdma_send_wr wr;
+	struct conf_qp_opts o;
+	struct prdma_sge sge;
+	struct prdma_wc wc;
+	struct conf_buf a;
+	unsigned int i;
+
+	CONF_REQUIRE_CAP(CONF_A, PRDMA_DEV_CAP_LOOPBACK_CONN);
+	conf_opts_default(&o, PRDMA_QPT_RC);
+	conf_buf_make(ctx, &a, CONF_A->pd, OP_BUF, OP_ACCESS);
+	for (i = 0; i < 2; i++) {
+		cq[i] = conf_cq(ctx, CONF_A, 64, 0);
+		qp[i] = conf_qp(ctx, CONF_A, NULL, &o, cq[i], cq[i], NULL);
+	}
+	for (i = 0; i < 2; i++)
+		conf_qp_connect(qp[i], &o, &CONF_A->gid, qp[1 - i]->qp_num,
+				i ? CONF_PSN_A : CONF_PSN_B, i ? CONF_PSN_B : CONF_PSN_A);
+	t_pattern_fill(a.p, 5000, 91);
+	conf_post_recv(qp[1], 1, a.p + 8192, 8192, a.mr->lkey, "loopback receive");
+	conf_wr_init(&wr, &sge, 2, PRDMA_WR_SEND, a.p, 5000, a.mr->lkey);
+	conf_post_send(qp[0], &wr, "loopback SEND");
+	conf_expect_wc(cq[0], &wc, "loopback SEND", 2, PRDMA_WC_SUCCESS, PRDMA_WC_SEND);
+	conf_expect_wc(cq[1], &wc, "loopback receive", 1, PRDMA_WC_SUCCESS,
+		       PRDMA_WC_RECV);
+	CONF_EQ("loopback receive byte_len", 5000, wc.byte_len);
+	conf_check_data(a.p + 8192, 5000, 91, "loopback SEND data");
+	conf_wr_init(&wr, &sge, 3, PRDMA_WR_RDMA_READ, a.p + 32768, 5000, a.mr->lkey);
+	wr.wr.rdma.remote_addr = (uintptr_t)a.p;
+	wr.wr.rdma.rkey = a.mr->rkey;
+	conf_post_send(qp[1], &wr, "loopback READ");
+	conf_expect_wc(cq[1], &wc, "loopback READ", 3, PRDMA_WC_SUCCESS,
+		       PRDMA_WC_RDMA_READ);
+	conf_check_data(a.p + 32768, 5000, 91, "loopback READ data");
+}
+
 int
 conf_group_opcodes(void)
 {
@@ -195,6 +237,8 @@ conf_group_opcodes(void)
 		cmocka_unit_test_setup_teardown(test_rc_opcodes, conf_test_setup,
 						conf_test_teardown),
 		cmocka_unit_test_setup_teardown(test_rc_atomics, conf_test_setup,
+						conf_test_teardown),
+		cmocka_unit_test_setup_teardown(test_rc_loopback_one_device, conf_test_setup,
 						conf_test_teardown),
 	};
 
