@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+/*
+ * Event channels and the CM's progress: receive on every port's GSI QP,
+ * then fire the timers that are due. A channel may own a control thread
+ * that progresses on its own, for applications that block on the fd.
+ */
+
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
+
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+
+#include "cm_private.h"
+
+/* The channel thread's nap between progress calls. */
+#define CM_THREAD_NAP_NS 200000
+
+static int
+progress_locked(void)
+{
+	struct cm_id_priv *id;
+	struct cm_agent *ag;
+	uint64_t now;
+	int work = 0;
+
+	TAILQ_FOREACH(ag, &cm_agents, next) {
+		work += cm_agent_poll(ag);
+		now = cm_now();
+		TAILQ_FOREACH(id, &ag->ids, next) {
+			if (id->deadline != 0 && now >= id->deadline) {
+				id->deadline = 0;
+				cm_timer_fire(id);
+				work++;
+			}
+		}
+	}
+	return work;
+}
+
+int
+prdma_cm_channel_progress(struct prdma_cm_channel *ch)
+{
+	int work;
+
+	if (ch == NULL)
+		return cm_err(EINVAL);
+	pthread_mutex_lock(&cm_lock);
+	work = progress_locked();
+	pthread_mutex_unlock(&cm_lock);
+	return work;
+}
+
+static void *
+channel_thread(void *arg)
+{
+	struct prdma_cm_channel *ch = arg;
+	const struct timespec nap = { .tv_sec = 0, .tv_nsec = CM_THREAD_NAP_NS };
+
+	while (!__atomic_load_n(&ch->stop, __ATOMIC_ACQUIRE)) {
+		if (prdma_cm_channel_progress(ch) == 0)
+			nanosleep(&nap, NULL);
+	}
+	return NULL;
+}
+
+struct prdma_cm_channel *
+prdma_cm_channel_create(uint32_t flags)
+{
+	struct prdma_cm_channel *ch;
+	int ret;
+
+	if ((flags & ~PRDMA_CM_CHANNEL_F_THREAD) != 0) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	ch = rte_zmalloc("prdma_cm_channel", sizeof(*ch), 0);
+	if (ch == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	TAILQ_INIT(&ch->events);
+	ch->flags = flags;
+	ch->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (ch->efd < 0) {
+		ret = errno;
+		rte_free(ch);
+		rte_errno = ret;
+		return NULL;
+	}
+	if (flags & PRDMA_CM_CHANNEL_F_THREAD) {
+		ret = rte_ctrl_thread_create(&ch->thread, "prdma-cm", NULL,
+					     channel_thread, ch);
+		if (ret != 0) {
+			CM_LOG(ERR, "cannot start the channel thread (%d)", ret);
+			close(ch->efd);
+			rte_free(ch);
+			rte_errno = ret < 0 ? -ret : ret;
+			return NULL;
+		}
+		ch->has_thread = true;
+	}
+	return ch;
+}
+
+int
+prdma_cm_channel_destroy(struct prdma_cm_channel *ch)
+{
+	if (ch == NULL)
+		return cm_err(EINVAL);
+	pthread_mutex_lock(&cm_lock);
+	if (ch->ids != 0 || ch->unacked != 0) {
+		pthread_mutex_unlock(&cm_lock);
+		return cm_err(EBUSY);
+	}
+	pthread_mutex_unlock(&cm_lock);
+	if (ch->has_thread) {
+		__atomic_store_n(&ch->stop, true, __ATOMIC_RELEASE);
+		pthread_join(ch->thread, NULL);
+	}
+	close(ch->efd);
+	rte_free(ch);
+	return 0;
+}
+
+int
+prdma_cm_channel_fd(struct prdma_cm_channel *ch)
+{
+	if (ch == NULL)
+		return cm_err(EINVAL);
+	return ch->efd;
+}

@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+/*
+ * The passive side of an RC/UC connection: a REQ finds its listener (or
+ * gets REJ "invalid service ID"), duplicates and stale connections are
+ * told apart, the application accepts (QP to RTS, REP out) or rejects,
+ * and the RTU establishes.
+ */
+
+#include <string.h>
+
+#include "cm_private.h"
+
+static bool
+listener_matches(const struct cm_id_priv *l, const struct cm_cma_hdr *h)
+{
+	const struct sockaddr_storage *la = &l->pub.local_addr;
+	union prdma_gid dst;
+
+	if (h == NULL)
+		return true;
+	/* An IPv4 listener takes IPv4 only; an IPv6 wildcard takes both. */
+	if (la->ss_family == AF_INET && h->ip_version != 4)
+		return false;
+	if (l->bound) {
+		cm_cma_ip_to_gid(h->dst_ip, h->ip_version, &dst);
+		return memcmp(&dst, &l->sgid, sizeof(dst)) == 0;
+	}
+	return true;
+}
+
+struct cm_id_priv *
+cm_find_listener(struct cm_agent *ag, uint64_t service_id, const struct cm_cma_hdr *h)
+{
+	struct cm_id_priv *id;
+
+	TAILQ_FOREACH(id, &ag->ids, next)
+		if (id->state == CM_LISTEN && id->service_id == service_id &&
+		    listener_matches(id, h))
+			return id;
+	return NULL;
+}
+
+/* A REQ we have seen: resend what answered it. */
+static void
+req_duplicate(struct cm_id_priv *id, const struct cm_msg *msg)
+{
+	struct cm_msg mra;
+
+	cm_stat_add(id->pub.dev, CM_ST_DUP, 1);
+	switch (id->state) {
+	case CM_REQ_RCVD:
+		/* The application is still deciding: ask the peer to wait. */
+		memset(&mra, 0, sizeof(mra));
+		cm_mad_hdr_init(&mra.hdr, CM_ATTR_MRA, msg->hdr.tid);
+		mra.mra.local_comm_id = id->local_id;
+		mra.mra.remote_comm_id = id->remote_id;
+		mra.mra.msg_mraed = CM_MSG_REQ;
+		mra.mra.service_timeout = CM_MRA_SERVICE_TIMEOUT;
+		cm_msg_send(id, &mra, false);
+		break;
+	case CM_REP_SENT:
+		cm_send_stored(id);
+		break;
+	case CM_TIMEWAIT:
+		cm_id_send_rej(id, CM_MSG_REQ, PRDMA_CM_REJ_STALE_CONN, NULL, 0, false);
+		break;
+	case CM_CLOSED:
+		if (id->mad_valid)
+			cm_send_stored(id);
+		break;
+	default:
+		break;
+	}
+}
+
+static void
+reject_unknown(struct cm_agent *ag, const struct cm_msg *msg, uint16_t reason)
+{
+	const struct cm_req *r = &msg->req;
+	union prdma_gid peer;
+
+	memcpy(peer.raw, r->primary.local_gid, 16);
+	cm_send_rej(ag, &peer, cm_reply_sgid(ag, r->primary.remote_gid), msg->hdr.tid,
+		    0, r->local_comm_id, CM_MSG_REQ, reason, NULL, 0, NULL);
+}
+
+static void
+connect_request_event(struct cm_id_priv *id, struct cm_id_priv *listener,
+		      const struct cm_req *r)
+{
+	struct prdma_cm_conn_param *c;
+	struct cm_event_priv *ev;
+
+	ev = cm_event_new(id, PRDMA_CM_EVENT_CONNECT_REQUEST, 0);
+	if (ev == NULL) {
+		cm_id_send_rej(id, CM_MSG_REQ, PRDMA_CM_REJ_NO_RESOURCES, NULL, 0, false);
+		cm_id_free(id);
+		return;
+	}
+	ev->pub.listen_id = &listener->pub;
+	c = &ev->pub.param.conn;
+	memcpy(ev->pub.private_data, r->private_data + CM_CMA_HDR_SIZE,
+	       PRDMA_CM_REQ_PRIVATE_DATA);
+	c->private_data = ev->pub.private_data;
+	c->private_data_len = PRDMA_CM_REQ_PRIVATE_DATA;
+	/* What the peer accepts is what we may issue, and the reverse. */
+	c->responder_resources = r->initiator_depth;
+	c->initiator_depth = r->responder_resources;
+	c->retry_count = r->retry_count;
+	c->rnr_retry_count = r->rnr_retry_count;
+	c->flow_control = r->e2e_flow_control;
+	c->srq = r->srq;
+	c->qp_num = r->local_qpn;
+	c->ack_timeout = r->primary.local_ack_timeout;
+	c->cm_response_timeout = r->remote_cm_response_timeout;
+	c->max_cm_retries = r->max_cm_retries;
+	cm_event_queue(ev);
+}
+
+/* A new REQ from a QP we still hold a connection with: that one is stale. */
+static struct cm_id_priv *
+find_stale(struct cm_agent *ag, const struct cm_req *r)
+{
+	struct cm_id_priv *id;
+
+	TAILQ_FOREACH(id, &ag->ids, next)
+		if (id->remote_qpn == r->local_qpn && id->remote_guid == r->local_ca_guid &&
+		    (id->state == CM_REP_SENT || id->state == CM_ESTABLISHED))
+			return id;
+	return NULL;
+}
+
+void
+cm_passive_recv_req(struct cm_agent *ag, const struct cm_msg *msg)
+{
+	const struct cm_req *r = &msg->req;
+	struct cm_id_priv *id, *listener, *stale;
+	struct cm_cma_hdr h;
+	bool hdr_ok;
+	int ret;
+
+	TAILQ_FOREACH(id, &ag->ids, next)
+		if (id->passive && id->remote_id == r->local_comm_id &&
+		    id->remote_guid == r->local_ca_guid && id->state != CM_SIDR_DONE &&
+		    id->state != CM_SIDR_REQ_RCVD) {
+			req_duplicate(id, msg);
+			return;
+		}
+	stale = find_stale(ag, r);
+	if (stale != NULL) {
+		CM_LOG(DEBUG, "%s: REQ from QP %u reuses a live connection: stale",
+		       ag->dev->name, r->local_qpn);
+		reject_unknown(ag, msg, PRDMA_CM_REJ_STALE_CONN);
+		if (stale->state == CM_ESTABLISHED)
+			prdma_dev_counter_add(ag->dev, PRDMA_DEV_CNT_CONNECTION_ERROR, 1);
+		cm_disc_send_dreq(stale, true);
+		return;
+	}
+	hdr_ok = cm_cma_hdr_decode(r->private_data, &h) == 0;
+	listener = cm_find_listener(ag, r->service_id, hdr_ok ? &h : NULL);
+	if (listener == NULL) {
+		reject_unknown(ag, msg, PRDMA_CM_REJ_INVALID_SERVICE_ID);
+		return;
+	}
+	if (!hdr_ok) {
+		reject_unknown(ag, msg, PRDMA_CM_REJ_CONSUMER_DEFINED);
+		return;
+	}
+	if (r->transport_type != CM_TRANSPORT_RC && r->transport_type != CM_TRANSPORT_UC) {
+		reject_unknown(ag, msg, PRDMA_CM_REJ_INVALID_TRANSPORT);
+		return;
+	}
+	if (listener->pending >= listener->backlog) {
+		reject_unknown(ag, msg, PRDMA_CM_REJ_NO_RESOURCES);
+		return;
+	}
+	id = cm_child_new(listener);
+	if (id == NULL) {
+		reject_unknown(ag, msg, PRDMA_CM_REJ_NO_RESOURCES);
+		return;
+	}
+	id->state = CM_REQ_RCVD;
+	id->tid = msg->hdr.tid;
+	id->remote_id = r->local_comm_id;
+	id->remote_guid = r->local_ca_guid;
+	id->remote_qpn = r->local_qpn;
+	id->sq_psn = r->starting_psn;
+	id->transport = r->transport_type;
+	id->service_id = r->service_id;
+	memcpy(id->dgid.raw, r->primary.local_gid, 16);
+	id->hop_limit = r->primary.hop_limit;
+	id->traffic_class = r->primary.traffic_class;
+	id->flow_label = r->primary.flow_label;
+	id->path_mtu = RTE_MIN(r->path_mtu, ag->active_mtu);
+	id->ack_timeout = r->primary.local_ack_timeout;
+	id->lifetime = id->ack_timeout > 0 ? id->ack_timeout - 1 : 0;
+	id->retry_count = r->retry_count;
+	id->rnr_retry = r->rnr_retry_count;
+	id->flow_control = r->e2e_flow_control;
+	id->cm_timeout = r->remote_cm_response_timeout;
+	id->peer_cm_timeout = r->local_cm_response_timeout;
+	id->max_retries = r->max_cm_retries;
+	id->src_port = (uint16_t)r->service_id;
+	id->dst_port = h.src_port;
+	cm_cma_ip_to_gid(h.dst_ip, h.ip_version, &id->sgid);
+	ret = cm_find_sgid(ag, &id->sgid, false, false, &id->sgid_index, &id->sgid);
+	if (ret < 0) {
+		/* The header names an address this port does not have. */
+		cm_id_send_rej(id, CM_MSG_REQ, PRDMA_CM_REJ_CONSUMER_DEFINED, NULL, 0,
+			       false);
+		cm_id_free(id);
+		return;
+	}
+	cm_gid_to_sockaddr(&id->sgid, id->src_port, &id->pub.local_addr);
+	cm_cma_ip_to_gid(h.src_ip, h.ip_version, &id->dgid);
+	cm_gid_to_sockaddr(&id->dgid, id->dst_port, &id->pub.peer_addr);
+	/* Replies go where the path says the peer is. */
+	memcpy(id->dgid.raw, r->primary.local_gid, 16);
+	connect_request_event(id, listener, r);
+}
+
+int
+cm_passive_accept(struct cm_id_priv *id, const struct prdma_cm_conn_param *p)
+{
+	struct cm_agent *ag = id->agent;
+	struct cm_msg msg;
+	struct cm_rep *rep = &msg.rep;
+	int ret;
+
+	if ((id->transport == CM_TRANSPORT_RC) != (id->pub.qp->qp_type == PRDMA_QPT_RC))
+		return -EINVAL;
+	id->rq_psn = prdma_random32() & 0xffffff;
+	if (id->transport == CM_TRANSPORT_RC) {
+		id->resp_res = (uint8_t)RTE_MIN((uint32_t)p->responder_resources,
+						ag->max_rd_atom);
+		id->init_depth = (uint8_t)RTE_MIN((uint32_t)p->initiator_depth,
+						  ag->max_init_rd_atom);
+	}
+	id->min_rnr_timer = p->min_rnr_timer != 0 ? p->min_rnr_timer :
+						    CM_DEF_MIN_RNR_TIMER;
+	ret = cm_qp_init(id, id->pub.qp);
+	if (ret == 0)
+		ret = cm_qp_rtr_rts(id);
+	if (ret < 0) {
+		cm_id_send_rej(id, CM_MSG_REQ, PRDMA_CM_REJ_CONSUMER_DEFINED, NULL, 0,
+			       true);
+		cm_unpend(id);
+		cm_qp_error(id);
+		id->state = CM_CLOSED;
+		return ret;
+	}
+	memset(&msg, 0, sizeof(msg));
+	cm_mad_hdr_init(&msg.hdr, CM_ATTR_REP, id->tid);
+	rep->local_comm_id = id->local_id;
+	rep->remote_comm_id = id->remote_id;
+	rep->local_qpn = id->pub.qp->qp_num;
+	rep->starting_psn = id->rq_psn;
+	rep->responder_resources = id->resp_res;
+	rep->initiator_depth = id->init_depth;
+	rep->target_ack_delay = ag->ack_delay;
+	rep->e2e_flow_control = id->flow_control;
+	/* The active side's RNR retry: what our application asks for. */
+	rep->rnr_retry_count = (uint8_t)RTE_MIN(p->rnr_retry_count, 7);
+	rep->srq = id->pub.qp->srq != NULL;
+	rep->local_ca_guid = ag->node_guid;
+	if (p->private_data_len > 0)
+		memcpy(rep->private_data, p->private_data, p->private_data_len);
+	cm_unpend(id);
+	id->state = CM_REP_SENT;
+	cm_msg_send(id, &msg, true);
+	prdma_dev_counter_add(id->pub.dev, PRDMA_DEV_CNT_ACCEPT, 1);
+	cm_timer_start(id, cm_passive_interval(id), id->max_retries);
+	return 0;
+}
+
+int
+cm_passive_reject(struct cm_id_priv *id, const void *pdata, uint16_t len,
+		  uint16_t reason)
+{
+	cm_id_send_rej(id, CM_MSG_REQ, reason, pdata, len, true);
+	cm_unpend(id);
+	id->state = CM_CLOSED;
+	return 0;
+}
+
+void
+cm_passive_recv_rtu(struct cm_agent *ag, const struct cm_msg *msg)
+{
+	struct cm_id_priv *id;
+	struct cm_event_priv *ev;
+	struct prdma_cm_conn_param *c;
+
+	id = cm_find_by_local(ag, msg->rtu.remote_comm_id);
+	if (id == NULL || id->remote_id != msg->rtu.local_comm_id) {
+		cm_stat_add(ag->dev, CM_ST_UNMATCHED, 1);
+		return;
+	}
+	if (id->state != CM_REP_SENT) {
+		cm_stat_add(ag->dev, CM_ST_DUP, 1);
+		return;
+	}
+	cm_timer_stop(id);
+	id->state = CM_ESTABLISHED;
+	cm_set_established(id, true);
+	ev = cm_event_new(id, PRDMA_CM_EVENT_ESTABLISHED, 0);
+	if (ev == NULL)
+		return;
+	c = &ev->pub.param.conn;
+	c->private_data = ev->pub.private_data;
+	c->responder_resources = id->resp_res;
+	c->initiator_depth = id->init_depth;
+	c->retry_count = id->retry_count;
+	c->rnr_retry_count = id->rnr_retry;
+	c->flow_control = id->flow_control;
+	c->qp_num = id->remote_qpn;
+	c->ack_timeout = id->ack_timeout;
+	c->min_rnr_timer = id->min_rnr_timer;
+	cm_event_queue(ev);
+}

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_malloc.h>
+
+#include "t_eal.h"
+#include "t_cm_util.h"
+
+struct t_side t_a, t_b;
+
+const struct prdma_cm_conn_param t_fast = {
+	.retry_count = 7,
+	.rnr_retry_count = 7,
+	.ack_timeout = 8,                  /* ~1 ms time-wait */
+	.cm_response_timeout = 10,         /* ~4 ms */
+	.max_cm_retries = 4,
+};
+
+static int
+side_up(struct t_side *s, const char *devargs)
+{
+	struct prdma_cq_init_attr ca = { .cqe = 256 };
+	uint32_t i;
+
+	memset(s, 0, sizeof(*s));
+	s->dev_id = prdma_dev_probe(devargs);
+	if (s->dev_id < 0)
+		return s->dev_id;
+	s->dev = prdma_dev_open((uint16_t)s->dev_id);
+	if (s->dev == NULL)
+		return -rte_errno;
+	s->pd = prdma_pd_alloc(s->dev);
+	s->cq = prdma_cq_create(s->dev, &ca);
+	s->ch = prdma_cm_channel_create(0);
+	s->buf = rte_zmalloc("t_cm_buf", T_BUF_SIZE, 64);
+	if (s->pd == NULL || s->cq == NULL || s->ch == NULL || s->buf == NULL)
+		return -ENOMEM;
+	s->mr = prdma_mr_reg(s->pd, s->buf, T_BUF_SIZE, PRDMA_ACCESS_ALL & ~PRDMA_ACCESS_MW_BIND);
+	if (s->mr == NULL)
+		return -rte_errno;
+	for (i = 0; i < 16; i++)
+		if (prdma_gid_query(s->dev, 1, i, &s->gid) == 0 &&
+		    s->gid.raw[10] == 0xff && s->gid.raw[11] == 0xff)
+			return 0;
+	return -EADDRNOTAVAIL;
+}
+
+int
+t_cm_setup(const char *devargs_a, const char *devargs_b)
+{
+	struct prdma_cm_id *probe;
+	int ret;
+
+	ret = t_eal_init();
+	if (ret < 0)
+		return ret;
+	ret = side_up(&t_a, devargs_a);
+	if (ret == 0)
+		ret = side_up(&t_b, devargs_b);
+	if (ret < 0) {
+		printf("setup failed: %s\n", strerror(-ret));
+		return ret;
+	}
+	probe = prdma_cm_id_create(t_a.ch, t_a.dev, 1, PRDMA_CM_PS_TCP, NULL);
+	if (probe == NULL && rte_errno == ENOTSUP) {
+		printf("SKIP: the provider answers -ENOTSUP to PRDMA_QP_CREATE_GSI: "
+		       "the CM needs the port's GSI QP (QP1, Q_Key 0x80010000)\n");
+		return 77;
+	}
+	if (probe == NULL) {
+		printf("setup failed: no CM id (%s)\n", rte_strerror(rte_errno));
+		return -rte_errno;
+	}
+	prdma_cm_id_destroy(probe);
+	return 0;
+}
+
+static void
+side_down(struct t_side *s)
+{
+	if (s->mr != NULL)
+		prdma_mr_dereg(s->mr);
+	rte_free(s->buf);
+	if (s->ch != NULL)
+		prdma_cm_channel_destroy(s->ch);
+	if (s->cq != NULL)
+		prdma_cq_destroy(s->cq);
+	if (s->pd != NULL)
+		prdma_pd_free(s->pd);
+	if (s->dev != NULL)
+		prdma_dev_close(s->dev);
+	if (s->dev_id >= 0)
+		prdma_dev_remove((uint16_t)s->dev_id);
+}
+
+void
+t_cm_teardown(void)
+{
+	side_down(&t_a);
+	side_down(&t_b);
+}
+
+void
+t_cm_pump(void)
+{
+	prdma_cm_channel_progress(t_a.ch);
+	prdma_cm_channel_progress(t_b.ch);
+}
+
+struct prdma_cm_event *
+t_cm_wait(struct prdma_cm_channel *ch, unsigned int ms)
+{
+	uint64_t end = rte_get_tsc_cycles() + rte_get_tsc_hz() / 1000 * ms;
+	struct prdma_cm_event *ev;
+
+	do {
+		if (prdma_cm_get_event(ch, &ev) == 0)
+			return ev;
+		t_cm_pump();
+	} while (rte_get_tsc_cycles() < end);
+	return prdma_cm_get_event(ch, &ev) == 0 ? ev : NULL;
+}
+
+void
+t_cm_idle(unsigned int ms)
+{
+	uint64_t end = rte_get_tsc_cycles() + rte_get_tsc_hz() / 1000 * ms;
+
+	while (rte_get_tsc_cycles() < end)
+		t_cm_pump();
+}
+
+struct prdma_qp *
+t_qp(struct t_side *s, enum prdma_qp_type type)
+{
+	struct prdma_qp_init_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_type = type;
+	a.send_cq = s->cq;
+	a.recv_cq = s->cq;
+	a.cap.max_send_wr = 16;
+	a.cap.max_recv_wr = 16;
+	a.cap.max_send_sge = 1;
+	a.cap.max_recv_sge = 1;
+	return prdma_qp_create(s->pd, &a);
+}
+
+void
+t_qp_free(struct prdma_qp *qp)
+{
+	struct prdma_wc wc[16];
+
+	if (qp == NULL)
+		return;
+	prdma_qp_destroy(qp);
+	/* flushed completions of the destroyed QP */
+	while (prdma_cq_poll(t_a.cq, 16, wc) > 0)
+		;
+	while (prdma_cq_poll(t_b.cq, 16, wc) > 0)
+		;
+}
+
+struct sockaddr_in
+t_addr(const struct t_side *s, uint16_t port)
+{
+	struct sockaddr_in a;
+
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_port = htons(port);
+	memcpy(&a.sin_addr.s_addr, s->gid.raw + 12, 4);
+	return a;
+}
+
+uint64_t
+t_counter(const struct t_side *s, enum prdma_dev_counter c)
+{
+	struct prdma_dev_counters v;
+
+	if (prdma_dev_counters_get(s->dev, &v) < 0)
+		return UINT64_MAX;
+	return v.value[c];
+}
+
+struct prdma_cm_stats
+t_stats(const struct t_side *s)
+{
+	struct prdma_cm_stats st;
+
+	memset(&st, 0, sizeof(st));
+	prdma_cm_stats_get(s->dev, &st);
+	return st;
+}
+
+int
+t_rc_ping(struct prdma_qp *from, struct t_side *fs, struct prdma_qp *to,
+	  struct t_side *ts, uint32_t len)
+{
+	struct prdma_sge ssge = { (uintptr_t)fs->buf, len, fs->mr->lkey };
+	struct prdma_sge rsge = { (uintptr_t)ts->buf + 32768, len, ts->mr->lkey };
+	struct prdma_send_wr swr = { .wr_id = 1, .sg_list = &ssge, .num_sge = 1,
+				     .opcode = PRDMA_WR_SEND,
+				     .send_flags = PRDMA_SEND_SIGNALED };
+	struct prdma_recv_wr rwr = { .wr_id = 2, .sg_list = &rsge, .num_sge = 1 };
+	const struct prdma_send_wr *bs;
+	const struct prdma_recv_wr *br;
+	uint64_t end = rte_get_tsc_cycles() + rte_get_tsc_hz();
+	struct prdma_wc wc;
+	int got = 0;
+
+	t_pattern_fill(fs->buf, len, len);
+	memset(ts->buf + 32768, 0, len);
+	if (prdma_post_recv(to, &rwr, &br) < 0 || prdma_post_send(from, &swr, &bs) < 0)
+		return -EIO;
+	while (got < 2 && rte_get_tsc_cycles() < end) {
+		if (prdma_cq_poll(fs->cq, 1, &wc) == 1) {
+			if (wc.status != PRDMA_WC_SUCCESS)
+				return -EIO;
+			got++;
+		}
+		if (fs->cq != ts->cq && prdma_cq_poll(ts->cq, 1, &wc) == 1) {
+			if (wc.status != PRDMA_WC_SUCCESS)
+				return -EIO;
+			got++;
+		}
+	}
+	if (got < 2)
+		return -ETIMEDOUT;
+	return t_pattern_check(ts->buf + 32768, len, len) == -1 ? 0 : -EBADMSG;
+}

@@ -1,0 +1,816 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+/*
+ * The connection manager end to end over the soft provider's loopback
+ * (roce:ring=cm,side=0 and side=1): connect, accept, reject, disconnect
+ * with every private-data length, no listener, lost and duplicated CM
+ * messages (through the CM's send-path test hook), MRA, stale connections,
+ * SIDR for UD, malformed MADs, 1,000 connections without a leak, and the
+ * NDK counters against what was done.
+ */
+
+#include <errno.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <rte_errno.h>
+#include <rte_malloc.h>
+
+#include <prdma.h>
+#include <prdma_cm.h>
+#include <prdma_provider.h>
+
+#include "prdma_cm_test.h"
+#include "t_eal.h"
+#include "t_cm_util.h"
+
+#define WAIT_MS 2000
+
+struct conn {
+	struct prdma_cm_id *listen;
+	struct prdma_cm_id *cid;           /* active */
+	struct prdma_cm_id *sid;           /* passive (from CONNECT_REQUEST) */
+	struct prdma_qp *qa;
+	struct prdma_qp *qb;
+};
+
+static struct prdma_cm_event *
+expect(struct prdma_cm_channel *ch, enum prdma_cm_event_type type)
+{
+	struct prdma_cm_event *ev = t_cm_wait(ch, WAIT_MS);
+
+	if (ev == NULL)
+		fail_msg("no event, expected %s", prdma_cm_event_str(type));
+	if (ev->event != type)
+		fail_msg("event %s (status %d), expected %s", prdma_cm_event_str(ev->event),
+			 ev->status, prdma_cm_event_str(type));
+	return ev;
+}
+
+static void
+no_event(struct prdma_cm_channel *ch)
+{
+	struct prdma_cm_event *ev;
+
+	if (prdma_cm_get_event(ch, &ev) == 0)
+		fail_msg("unexpected event %s", prdma_cm_event_str(ev->event));
+}
+
+static struct prdma_cm_id *
+listen_on(uint16_t port, enum prdma_cm_port_space ps)
+{
+	struct sockaddr_in any = { .sin_family = AF_INET, .sin_port = htons(port) };
+	struct prdma_cm_id *l;
+
+	l = prdma_cm_id_create(t_b.ch, t_b.dev, 1, ps, NULL);
+	assert_non_null(l);
+	assert_int_equal(prdma_cm_listen(l, (struct sockaddr *)&any, 0), 0);
+	return l;
+}
+
+/* Connect A to B's listener; returns the CONNECT_REQUEST (not acked). */
+static struct prdma_cm_event *
+request(struct conn *c, uint16_t port, const struct prdma_cm_conn_param *p)
+{
+	struct sockaddr_in dst = t_addr(&t_b, port);
+	struct prdma_cm_event *ev;
+
+	c->cid = prdma_cm_id_create(t_a.ch, t_a.dev, 1, PRDMA_CM_PS_TCP, c);
+	assert_non_null(c->cid);
+	c->qa = t_qp(&t_a, PRDMA_QPT_RC);
+	assert_non_null(c->qa);
+	assert_int_equal(prdma_cm_connect(c->cid, c->qa, (struct sockaddr *)&dst, p), 0);
+	ev = expect(t_b.ch, PRDMA_CM_EVENT_CONNECT_REQUEST);
+	assert_ptr_equal(ev->listen_id, c->listen);
+	c->sid = ev->id;
+	return ev;
+}
+
+static void
+accept_it(struct conn *c, const struct prdma_cm_conn_param *p)
+{
+	c->qb = t_qp(&t_b, PRDMA_QPT_RC);
+	assert_non_null(c->qb);
+	assert_int_equal(prdma_cm_accept(c->sid, c->qb, p), 0);
+}
+
+static void
+both_established(struct conn *c, const uint8_t *rep_pd, uint16_t rep_len)
+{
+	struct prdma_cm_event *ev;
+
+	ev = expect(t_a.ch, PRDMA_CM_EVENT_ESTABLISHED);
+	assert_ptr_equal(ev->id, c->cid);
+	assert_int_equal(ev->param.conn.private_data_len, PRDMA_CM_REP_PRIVATE_DATA);
+	if (rep_len > 0)
+		assert_memory_equal(ev->param.conn.private_data, rep_pd, rep_len);
+	assert_int_equal(ev->param.conn.qp_num, c->qb->qp_num);
+	assert_int_equal(prdma_cm_ack_event(ev), 0);
+	ev = expect(t_b.ch, PRDMA_CM_EVENT_ESTABLISHED);
+	assert_ptr_equal(ev->id, c->sid);
+	assert_int_equal(ev->param.conn.qp_num, c->qa->qp_num);
+	assert_int_equal(prdma_cm_ack_event(ev), 0);
+	assert_int_equal(c->qa->state, PRDMA_QPS_RTS);
+	assert_int_equal(c->qb->state, PRDMA_QPS_RTS);
+}
+
+static void
+disconnect_both(struct conn *c, struct prdma_cm_id *who)
+{
+	struct prdma_cm_event *ev;
+
+	assert_int_equal(prdma_cm_disconnect(who), 0);
+	ev = expect(t_a.ch, PRDMA_CM_EVENT_DISCONNECTED);
+	assert_int_equal(prdma_cm_ack_event(ev), 0);
+	ev = expect(t_b.ch, PRDMA_CM_EVENT_DISCONNECTED);
+	assert_int_equal(prdma_cm_ack_event(ev), 0);
+	ev = expect(t_a.ch, PRDMA_CM_EVENT_TIMEWAIT_EXIT);
+	assert_int_equal(prdma_cm_ack_event(ev), 0);
+	ev = expect(t_b.ch, PRDMA_CM_EVENT_TIMEWAIT_EXIT);
+	assert_int_equal(prdma_cm_ack_event(ev), 0);
+	assert_int_equal(c->qa->state, PRDMA_QPS_ERR);
+	assert_int_equal(c->qb->state, PRDMA_QPS_ERR);
+}
+
+static void
+conn_free(struct conn *c)
+{
+	if (c->cid != NULL)
+		assert_int_equal(prdma_cm_id_destroy(c->cid), 0);
+	if (c->sid != NULL)
+		assert_int_equal(prdma_cm_id_destroy(c->sid), 0);
+	t_qp_free(c->qa);
+	t_qp_free(c->qb);
+	c->cid = c->sid = NULL;
+	c->qa = c->qb = NULL;
+}
+
+/* Every REQ length 0..limit, every REP length 0..limit, data flows. */
+static void
+test_private_data_lengths(void **state)
+{
+	uint8_t req_pd[PRDMA_CM_REQ_PRIVATE_DATA], rep_pd[PRDMA_CM_REP_PRIVATE_DATA];
+	struct prdma_cm_conn_param p = t_fast, ap = t_fast;
+	uint64_t c0 = t_counter(&t_a, PRDMA_DEV_CNT_CONNECT);
+	uint64_t a0 = t_counter(&t_b, PRDMA_DEV_CNT_ACCEPT);
+	struct prdma_cm_event *ev;
+	struct prdma_dev_attr da;
+	struct conn c = { 0 };
+	unsigned int i, k;
+
+	(void)state;
+	assert_int_equal(prdma_dev_query(t_a.dev, &da), 0);
+	assert_int_equal(da.max_caller_data, PRDMA_CM_REQ_PRIVATE_DATA);
+	assert_int_equal(da.max_callee_data, PRDMA_CM_REP_PRIVATE_DATA);
+	c.listen = listen_on(7174, PRDMA_CM_PS_TCP);
+	for (i = 0; i <= PRDMA_CM_REP_PRIVATE_DATA; i++) {
+		p.private_data_len = (uint16_t)(i % (PRDMA_CM_REQ_PRIVATE_DATA + 1));
+		t_pattern_fill(req_pd, sizeof(req_pd), i);
+		p.private_data = req_pd;
+		p.responder_resources = (uint8_t)(i % 3);
+		p.initiator_depth = (uint8_t)(i % 2);
+		ev = request(&c, 7174, &p);
+		assert_int_equal(ev->param.conn.private_data_len, PRDMA_CM_REQ_PRIVATE_DATA);
+		assert_memory_equal(ev->param.conn.private_data, req_pd, p.private_data_len);
+		for (k = p.private_data_len; k < PRDMA_CM_REQ_PRIVATE_DATA; k++)
+			assert_int_equal(ev->private_data[k], 0);
+		/* swapped on receipt: the peer's initiator depth is ours to serve */
+		assert_int_equal(ev->param.conn.responder_resources, p.initiator_depth);
+		assert_int_equal(ev->param.conn.initiator_depth, p.responder_resources);
+		assert_int_equal(ev->param.conn.qp_num, c.qa->qp_num);
+		assert_int_equal(c.sid->peer_addr.ss_family, AF_INET);
+		assert_int_equal(prdma_cm_ack_event(ev), 0);
+		t_pattern_fill(rep_pd, sizeof(rep_pd), i + 1000);
+		ap.private_data = rep_pd;
+		ap.private_data_len = (uint16_t)i;
+		ap.responder_resources = ev->param.conn.responder_resources;
+		ap.initiator_depth = ev->param.conn.initiator_depth;
+		accept_it(&c, &ap);
+		both_established(&c, rep_pd, (uint16_t)i);
+		if (i % 50 == 0) {
+			assert_int_equal(t_rc_ping(c.qa, &t_a, c.qb, &t_b, 64 + i), 0);
+			assert_int_equal(t_rc_ping(c.qb, &t_b, c.qa, &t_a, 100), 0);
+		}
+		disconnect_both(&c, i % 2 ? c.cid : c.sid);
+		conn_free(&c);
+	}
+	assert_int_equal(prdma_cm_id_destroy(c.listen), 0);
+	assert_int_equal(t_counter(&t_a, PRDMA_DEV_CNT_CONNECT) - c0, i);
+	assert_int_equal(t_counter(&t_b, PRDMA_DEV_CNT_ACCEPT) - a0, i);
+}
+
+static void
+test_limits(void **state)
+{
+	uint8_t pd[256] = { 0 };
+	struct prdma_cm_conn_param p = t_fast;
+	struct sockaddr_in dst = t_addr(&t_b, 7175);
+	struct prdma_cm_event *ev;
+	struct conn c = { 0 };
+
+	(void)state;
+	c.listen = listen_on(7175, PRDMA_CM_PS_TCP);
+	c.cid = prdma_cm_id_create(t_a.ch, t_a.dev, 1, PRDMA_CM_PS_TCP, NULL);
+	c.qa = t_qp(&t_a, PRDMA_QPT_RC);
+	p.private_data = pd;
+	p.private_data_len = PRDMA_CM_REQ_PRIVATE_DATA + 1;
+	assert_int_equal(prdma_cm_connect(c.cid, c.qa, (struct sockaddr *)&dst, &p), -EINVAL);
+	assert_int_equal(rte_errno, EINVAL);
+	p.private_data_len = 0;
+	p.retry_count = 8;
+	assert_int_equal(prdma_cm_connect(c.cid, c.qa, (struct sockaddr *)&dst, &p), -EINVAL);
+	p.retry_count = 7;
+	assert_int_equal(prdma_cm_connect(c.cid, c.qa, (struct sockaddr *)&dst, &p), 0);
+	/* a second connect on a connecting id */
+	assert_int_equal(prdma_cm_connect(c.cid, c.qa, (struct sockaddr *)&dst, &p), -EINVAL);
+	ev = expect(t_b.ch, PRDMA_CM_EVENT_CONNECT_REQUEST);
+	c.sid = ev->id;
+	/* an id with an unacked event cannot go */
+	assert_int_equal(prdma_cm_id_destroy(c.sid), -EBUSY);
+	assert_int_equal(prdma_cm_ack_event(ev), 0);
+	c.qb = t_qp(&t_b, PRDMA_QPT_RC);
+	p.private_data_len = PRDMA_CM_REP_PRIVATE_DATA + 1;
+	assert_int_equal(prdma_cm_accept(c.sid, c.qb, &p), -EINVAL);
+	assert_int_equal(prdma_cm_reject(c.sid, pd, PRDMA_CM_REJ_PRIVATE_DATA + 1, 0), -EINVAL);
+	assert_int_equal(prdma_cm_disconnect(c.sid), -EINVAL);
+	p.private_data_len = PRDMA_CM_REP_PRIVATE_DATA;
+	assert_int_equal(prdma_cm_accept(c.sid, c.qb, &p), 0);
+	both_established(&c, pd, 0);
+	/* listen twice on one service */
+	{
+		struct prdma_cm_id *l2 = prdma_cm_id_create(t_b.ch, t_b.dev, 1,
+							    PRDMA_CM_PS_TCP, NULL);
+		struct sockaddr_in any = { .sin_family = AF_INET, .sin_port = htons(7175) };
+		struct sockaddr_in other = t_addr(&t_a, 7176);
+
+		assert_int_equal(prdma_cm_listen(l2, (struct sockaddr *)&any, 0), -EADDRINUSE);
+		assert_int_equal(prdma_cm_listen(l2, (struct sockaddr *)&other, 0),
+				 -EADDRNOTAVAIL);
+		assert_int_equal(prdma_cm_id_destroy(l2), 0);
+	}
+	assert_int_equal(prdma_cm_channel_destroy(t_a.ch), -EBUSY);
+	disconnect_both(&c, c.cid);
+	conn_free(&c);
+	assert_int_equal(prdma_cm_id_destroy(c.listen), 0);
+}
+
+/* Reject with every private-data length 0..148. */
+static void
+test_reject(void **state)
+{
+	uint8_t pd[PRDMA_CM_REJ_PRIVATE_DATA];
+	uint64_t f0 = t_counter(&t_a, PRDMA_DEV_CNT_CONNECT_FAILURE);
+	struct prdma_cm_event *ev;
+	struct conn c = { 0 };
+	unsigned int i;
+
+	(void)state;
+	c.listen = listen_on(7177, PRDMA_CM_PS_TCP);
+	for (i = 0; i <= PRDMA_CM_REJ_PRIVATE_DATA; i++) {
+		ev = request(&c, 7177, &t_fast);
+		assert_int_equal(prdma_cm_ack_event(ev), 0);
+		t_pattern_fill(pd, sizeof(pd), i);
+		assert_int_equal(prdma_cm_reject(c.sid, pd, (uint16_t)i, 0), 0);
+		ev = expect(t_a.ch, PRDMA_CM_EVENT_REJECTED);
+		assert_int_equal(ev->status, PRDMA_CM_REJ_CONSUMER_DEFINED);
+		assert_int_equal(ev->param.conn.private_data_len, PRDMA_CM_REJ_PRIVATE_DATA);
+		assert_memory_equal(ev->param.conn.private_data, pd, i);
+		assert_int_equal(prdma_cm_ack_event(ev), 0);
+		assert_int_equal(c.qa->state, PRDMA_QPS_ERR);
+		conn_free(&c);
+	}
+	/* an application reason */
+	ev = request(&c, 7177, &t_fast);
+	assert_int_equal(prdma_cm_ack_event(ev), 0);
+	assert_int_equal(prdma_cm_reject(c.sid, NULL, 0, PRDMA_CM_REJ_NO_RESOURCES), 0);
+	ev = expect(t_a.ch, PRDMA_CM_EVENT_REJECTED);
+	assert_int_equal(ev->status, PRDMA_CM_REJ_NO_RESOURCES);
+	assert_int_equal(prdma_cm_ack_event(ev), 0);
+	conn_free(&c);
+	assert_int_equal(prdma_cm_id_destroy(c.listen), 0);
+	assert_int_equal(t_counter(&t_a, PRDMA_DEV_CNT_CONNECT_FAILURE) - f0, i + 1);
+	assert_int_equal(t_counter(&t_a, PRDMA_DEV_CNT_ACTIVE_CONNECTION), 0);
+}
+
+/* Nobody listens: REJ "invalid service ID" from a peer whose CM runs,
+ * UNREACHABLE after the resends from a peer with no CM at all. */
+static void
+test_no_listener(void **state)
+{
+	struct sockaddr_in dst = t_addr(&t_b, 9999);
+	uint64_t f0 = t_counter(&t_a, PRDMA_DEV_CNT_CONNECT_FAILURE);
+	struct prdma_cm_id *other;
+	struct prdma_cm_event *ev;
+	struct conn c = { 0 };
+
+	(void)state;
+	other = listen_on(9998, PRDMA_CM_PS_TCP);
+	c.cid = prdma_cm_id_create(t_a.ch, t_a.dev, 1, PRDMA_CM_PS_TCP, NULL);
+	c.qa = t_qp(&t_a, PRDMA_QPT_RC);
+	assert_int_equal(prdma_cm_connect(c.cid, c.qa, (struct sockaddr *)&dst, NULL), 0);
+	ev = expect(t_a.ch, PRDMA_CM_EVENT_REJECTED);
+	assert_int_equal(ev->status, PRDMA_CM_REJ_INVALID_SERVICE_ID);
+	assert_int_equal(prdma_cm_ack_event(ev), 0);
+	no_event(t_b.ch);
+	conn_free(&c);
+	assert_int_equal(prdma_cm_id_destroy(other), 0);
+	/* no id on B: its port runs no CM */
+	c.cid = prdma_cm_id_create(t_a.ch, t_a.dev, 1, PRDMA_CM_PS_TCP, NULL);
+	c.qa = t_qp(&t_a, PRDMA_QPT_RC);
+	assert_int_equal(prdma_cm_connect(c.cid, c.qa, (struct sockaddr *)&dst, &t_fast), 0);
+	ev = expect(t_a.ch, PRDMA_CM_EVENT_UNREACHABLE);
+	assert_int_equal(ev->status, -ETIMEDOUT);
+	assert_int_equal(prdma_cm_ack_event(ev), 0);
+	conn_free(&c);
+	assert_int_equal(t_counter(&t_a, PRDMA_DEV_CNT_CONNECT_FAILURE) - f0, 2);
+}
+
+/* ---- the send-path hook: lose or duplicate chosen MADs ----------------- */
+
+struct loss {
+	uint16_t attr;                     /* 0: every attribute */
+	int drop;                          /* how many to drop */
+	int dup;                           /* duplicate every one */
+	int seen[32];
+};
+
+static enum prdma_cm_test_tx_action
+loss_filter(struct prdma_dev *dev, uint16_t attr, void *arg)
+{
+	struct loss *l = arg;
+
+	(void)dev;
+	l->seen[attr & 31]++;
+	if (l->attr != 0 && attr != l->attr)
+		return PRDMA_CM_TEST_TX_SEND;
+	if (l->drop > 0) {
+		l->drop--;
+		return PRDMA_CM_TEST_TX_DROP;
+	}
+	return l->dup ? PRDMA_CM_TEST_TX_DUP : PRDMA_CM_TEST_TX_SEND;
+}
+
+/* Nothing answers: UNREACHABLE after the resends. */
+static void
+test_unreachable(void **state)
+{
+	struct loss l = { .attr = 0x10, .drop = 1000 };
+	struct prdma_cm_stats s0 = t_stats(&t_a), s1;
+	uint64_t f0 = t_counter(&t_a, PRDMA_DEV_CNT_CONNECT_FAILURE);
+	struct prdma_cm_event *ev;
+	struct conn c = { 0 };
+
+	(void)state;
+	c.listen = listen_on(7178, PRDMA_CM_PS_TCP);
+	prdma_cm_test_set_tx_filter(loss_filter, &l);
+	c.cid = prdma_cm_id_create(t_a.ch, t_a.dev, 1, PRDMA_CM_PS_TCP, NULL);
+	c.qa = t_qp(&t_a, PRDMA_QPT_RC);
+	{
+		struct sockaddr_in dst = t_addr(&t_b, 7178);
+
+		assert_int_equal(prdma_cm_connect(c.cid, c.qa, (struct sockaddr *)&dst,
+						  &t_fast), 0);
+	}
+	ev = expect(t_a.ch, PRDMA_CM_EVENT_UNREACHABLE);
+	assert_int_equal(ev->status, -ETIMEDOUT);
+	assert_int_equal(prdma_cm_ack_event(ev), 0);
+	prdma_cm_test_set_tx_filter(NULL, NULL);
+	assert_int_equal(l.seen[0x10], 1 + t_fast.max_cm_retries);
+	s1 = t_stats(&t_a);
+	assert_int_equal(s1.tx_resends - s0.tx_resends, t_fast.max_cm_retries);
+	assert_int_equal(t_counter(&t_a, PRDMA_DEV_CNT_CONNECT_FAILURE) - f0, 1);
+	no_event(t_b.ch);
+	conn_free(&c);
+	assert_int_equal(prdma_cm_id_destroy(c.listen), 0);
+}
+
+/* Lose the first REQ, REP, RTU, DREQ or DREP: the exchange recovers. */
+static void
+test_lost_messages(void **state)
+{
+	static const uint16_t attrs[] = { 0x10, 0x13, 0x14, 0x15, 0x16 };
+	struct prdma_cm_event *ev;
+	struct conn c = { 0 };
+	unsigned int i;
+
+	(void)state;
+	c.listen = listen_on(7179, PRDMA_CM_PS_TCP);
+	for (i = 0; i < RTE_DIM(attrs); i++) {
+		struct loss l = { .attr = attrs[i], .drop = 1 };
+		struct prdma_cm_stats s0 = t_stats(&t_a), s1 = t_stats(&t_b), e0, e1;
+
+		prdma_cm_test_set_tx_filter(loss_filter, &l);
+		ev = request(&c, 7179, &t_fast);
+		assert_int_equal(prdma_cm_ack_event(ev), 0);
+		accept_it(&c, &t_fast);
+		both_established(&c, NULL, 0);
+		disconnect_both(&c, c.cid);
+		prdma_cm_test_set_tx_filter(NULL, NULL);
+		assert_int_equal(l.drop, 0);
+		e0 = t_stats(&t_a);
+		e1 = t_stats(&t_b);
+		/* REQ, REP, DREQ come back by resend; RTU and DREP because the
+		 * peer resends what they answer */
+		assert_true(e0.tx_resends + e1.tx_resends > s0.tx_resends + s1.tx_resends);
+		conn_free(&c);
+	}
+	assert_int_equal(prdma_cm_id_destroy(c.listen), 0);
+}
+
+/* Every MAD twice: duplicates are recognised and answered, not doubled. */
+static void
+test_duplicates(void **state)
+{
+	struct loss l = { .dup = 1 };
+	struct prdma_cm_stats s0 = t_stats(&t_b);
+	struct prdma_cm_event *ev;
+	struct conn c = { 0 };
+
+	(void)state;
+	c.listen = listen_on(7180, PRDMA_CM_PS_TCP);
+	prdma_cm_test_set_tx_filter(loss_filter, &l);
+	ev = request(&c, 7180, &t_fast);
+	assert_int_equal(prdma_cm_ack_event(ev), 0);
+	t_cm_idle(5);
+	no_event(t_b.ch);                  /* one CONNECT_REQUEST for two REQs */
+	accept_it(&c, &t_fast);
+	both_established(&c, NULL, 0);
+	t_cm_idle(5);
+	no_event(t_a.ch);
+	no_event(t_b.ch);
+	assert_int_equal(t_rc_ping(c.qa, &t_a, c.qb, &t_b, 256), 0);
+	disconnect_both(&c, c.sid);
+	t_cm_idle(5);
+	no_event(t_a.ch);
+	no_event(t_b.ch);
+	prdma_cm_test_set_tx_filter(NULL, NULL);
+	assert_true(t_stats(&t_b).rx_duplicates > s0.rx_duplicates);
+	assert_true(l.seen[0x11] >= 1);    /* the duplicate REQ got an MRA */
+	conn_free(&c);
+	assert_int_equal(prdma_cm_id_destroy(c.listen), 0);
+	assert_int_equal(t_counter(&t_a, PRDMA_DEV_CNT_ACTIVE_CONNECTION), 0);
+	assert_int_equal(t_counter(&t_b, PRDMA_DEV_CNT_ACTIVE_CONNECTION), 0);
+}
+
+/* A slow application: the resent REQ gets an MRA and the peer waits. */
+static void
+test_mra(void **state)
+{
+	struct loss l = { 0 };
+	struct prdma_cm_event *ev;
+	struct conn c = { 0 };
+
+	(void)state;
+	c.listen = listen_on(7181, PRDMA_CM_PS_TCP);
+	prdma_cm_test_set_tx_filter(loss_filter, &l);
+	ev = request(&c, 7181, &t_fast);
+	assert_int_equal(prdma_cm_ack_event(ev), 0);
+	/* longer than every resend of the REQ together (~5 x 5 ms) */
+	t_cm_idle(60);
+	assert_true(l.seen[0x10] >= 2);
+	assert_true(l.seen[0x11] >= 1);
+	no_event(t_a.ch);                  /* no UNREACHABLE: the MRA holds it */
+	accept_it(&c, &t_fast);
+	both_established(&c, NULL, 0);
+	prdma_cm_test_set_tx_filter(NULL, NULL);
+	disconnect_both(&c, c.cid);
+	conn_free(&c);
+	assert_int_equal(prdma_cm_id_destroy(c.listen), 0);
+}
+
+/* A restarted peer reuses its QP number: REJ stale, the old one goes. */
+static void
+test_stale(void **state)
+{
+	struct sockaddr_in dst = t_addr(&t_b, 7182);
+	struct prdma_qp_attr qa = { .qp_state = PRDMA_QPS_RESET };
+	uint64_t e0 = t_counter(&t_b, PRDMA_DEV_CNT_CONNECTION_ERROR);
+	struct prdma_cm_id *again;
+	struct prdma_cm_event *ev;
+	struct conn c = { 0 };
+
+	(void)state;
+	c.listen = listen_on(7182, PRDMA_CM_PS_TCP);
+	ev = request(&c, 7182, &t_fast);
+	assert_int_equal(prdma_cm_ack_event(ev), 0);
+	accept_it(&c, &t_fast);
+	both_established(&c, NULL, 0);
+	/* the "restart": same QP, reset, a new id */
+	assert_int_equal(prdma_qp_modify(c.qa, &qa, PRDMA_QP_STATE), 0);
+	again = prdma_cm_id_create(t_a.ch, t_a.dev, 1, PRDMA_CM_PS_TCP, NULL);
+	assert_int_equal(prdma_cm_connect(again, c.qa, (struct sockaddr *)&dst, &t_fast), 0);
+	ev = expect(t_a.ch, PRDMA_CM_EVENT_REJECTED);
+	assert_ptr_equal(ev->id, again);
+	assert_int_equal(ev->status, PRDMA_CM_REJ_STALE_CONN);
+	assert_int_equal(prdma_cm_ack_event(ev), 0);
+	/* the stale connection is torn down on both sides */
+	ev = expect(t_a.ch, PRDMA_CM_EVENT_DISCONNECTED);
+	assert_ptr_equal(ev->id, c.cid);
+	assert_int_equal(prdma_cm_ack_event(ev), 0);
+	ev = expect(t_b.ch, PRDMA_CM_EVENT_DISCONNECTED);
+	assert_ptr_equal(ev->id, c.sid);
+	assert_int_equal(prdma_cm_ack_event(ev), 0);
+	assert_int_equal(t_counter(&t_b, PRDMA_DEV_CNT_CONNECTION_ERROR) - e0, 1);
+	assert_int_equal(prdma_cm_id_destroy(again), 0);
+	conn_free(&c);
+	assert_int_equal(prdma_cm_id_destroy(c.listen), 0);
+}
+
+/* UD through SIDR: resolve, send a datagram; no listener; reject. */
+static void
+test_sidr(void **state)
+{
+	uint8_t pd[PRDMA_CM_SIDR_REP_PRIVATE_DATA];
+	struct sockaddr_in dst = t_addr(&t_b, 4000), nobody = t_addr(&t_b, 4001);
+	struct prdma_cm_conn_param p = t_fast;
+	struct prdma_cm_id *l, *cid, *sid;
+	struct prdma_qp *qa, *qb;
+	struct prdma_cm_event *ev;
+	struct prdma_ah *ah;
+	struct prdma_wc wc;
+	uint32_t qpn, qkey;
+	int got = 0, n;
+
+	(void)state;
+	l = listen_on(4000, PRDMA_CM_PS_UDP);
+	cid = prdma_cm_id_create(t_a.ch, t_a.dev, 1, PRDMA_CM_PS_UDP, NULL);
+	qa = t_qp(&t_a, PRDMA_QPT_UD);
+	qb = t_qp(&t_b, PRDMA_QPT_UD);
+	t_pattern_fill(pd, sizeof(pd), 9);
+	p.private_data = pd;
+	p.private_data_len = PRDMA_CM_SIDR_REQ_PRIVATE_DATA + 1;
+	assert_int_equal(prdma_cm_connect(cid, qa, (struct sockaddr *)&dst, &p), -EINVAL);
+	p.private_data_len = PRDMA_CM_SIDR_REQ_PRIVATE_DATA;
+	assert_int_equal(prdma_cm_connect(cid, qa, (struct sockaddr *)&dst, &p), 0);
+	ev = expect(t_b.ch, PRDMA_CM_EVENT_CONNECT_REQUEST);
+	sid = ev->id;
+	assert_memory_equal(ev->param.ud.private_data, pd, PRDMA_CM_SIDR_REQ_PRIVATE_DATA);
+	assert_int_equal(prdma_cm_ack_event(ev), 0);
+	p.private_data_len = PRDMA_CM_SIDR_REP_PRIVATE_DATA;
+	p.qkey = 0x11111111;
+	assert_int_equal(prdma_cm_accept(sid, qb, &p), 0);
+	ev = expect(t_a.ch, PRDMA_CM_EVENT_ESTABLISHED);
+	qpn = ev->param.ud.qp_num;
+	qkey = ev->param.ud.qkey;
+	assert_int_equal(qpn, qb->qp_num);
+	assert_int_equal(qkey, 0x11111111);
+	assert_memory_equal(ev->param.ud.private_data, pd, PRDMA_CM_SIDR_REP_PRIVATE_DATA);
+	ah = prdma_ah_create(t_a.pd, &ev->param.ud.ah_attr);
+	assert_non_null(ah);
+	assert_int_equal(prdma_cm_ack_event(ev), 0);
+	{
+		struct prdma_sge ssge = { (uintptr_t)t_a.buf, 100, t_a.mr->lkey };
+		struct prdma_sge rsge = { (uintptr_t)t_b.buf + 1024, 140, t_b.mr->lkey };
+		struct prdma_send_wr swr = { .wr_id = 1, .sg_list = &ssge, .num_sge = 1,
+					     .opcode = PRDMA_WR_SEND,
+					     .send_flags = PRDMA_SEND_SIGNALED };
+		struct prdma_recv_wr rwr = { .wr_id = 2, .sg_list = &rsge, .num_sge = 1 };
+		const struct prdma_send_wr *bs;
+		const struct prdma_recv_wr *br;
+		unsigned int spin;
+
+		swr.wr.ud.ah = ah;
+		swr.wr.ud.remote_qpn = qpn;
+		swr.wr.ud.remote_qkey = qkey;
+		t_pattern_fill(t_a.buf, 100, 5);
+		assert_int_equal(prdma_post_recv(qb, &rwr, &br), 0);
+		assert_int_equal(prdma_post_send(qa, &swr, &bs), 0);
+		for (spin = 0; spin < 1000000 && got < 2; spin++) {
+			n = prdma_cq_poll(t_a.cq, 1, &wc);
+			got += n;
+			if (n == 1)
+				assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
+			n = prdma_cq_poll(t_b.cq, 1, &wc);
+			got += n;
+			if (n == 1)
+				assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
+		}
+		assert_int_equal(got, 2);
+		assert_true(t_pattern_check(t_b.buf + 1024 + 40, 100, 5) == -1);
+	}
+	prdma_ah_destroy(ah);
+	assert_int_equal(prdma_cm_id_destroy(cid), 0);
+	/* no listener: status 1 */
+	cid = prdma_cm_id_create(t_a.ch, t_a.dev, 1, PRDMA_CM_PS_UDP, NULL);
+	assert_int_equal(prdma_cm_connect(cid, qa, (struct sockaddr *)&nobody, &t_fast), 0);
+	ev = expect(t_a.ch, PRDMA_CM_EVENT_REJECTED);
+	assert_int_equal(ev->status, 1);
+	assert_int_equal(prdma_cm_ack_event(ev), 0);
+	assert_int_equal(prdma_cm_id_destroy(cid), 0);
+	/* rejected: status 2 with the data */
+	cid = prdma_cm_id_create(t_a.ch, t_a.dev, 1, PRDMA_CM_PS_UDP, NULL);
+	assert_int_equal(prdma_cm_connect(cid, qa, (struct sockaddr *)&dst, &t_fast), 0);
+	assert_int_equal(prdma_cm_id_destroy(sid), 0);
+	ev = expect(t_b.ch, PRDMA_CM_EVENT_CONNECT_REQUEST);
+	sid = ev->id;
+	assert_int_equal(prdma_cm_ack_event(ev), 0);
+	assert_int_equal(prdma_cm_reject(sid, pd, 20, 0), 0);
+	ev = expect(t_a.ch, PRDMA_CM_EVENT_REJECTED);
+	assert_int_equal(ev->status, 2);
+	assert_memory_equal(ev->param.ud.private_data, pd, 20);
+	assert_int_equal(prdma_cm_ack_event(ev), 0);
+	assert_int_equal(prdma_cm_id_destroy(cid), 0);
+	assert_int_equal(prdma_cm_id_destroy(sid), 0);
+	assert_int_equal(prdma_cm_id_destroy(l), 0);
+	t_qp_free(qa);
+	t_qp_free(qb);
+}
+
+/* Raw MADs from a plain UD QP to QP1: each malformed one is counted. */
+static void
+test_malformed_counted(void **state)
+{
+	struct prdma_ah_attr aa = { .port_num = 1, .hop_limit = 64 };
+	struct prdma_cm_stats s0, s1;
+	struct prdma_cm_id *keep;
+	struct prdma_qp *qa;
+	struct prdma_ah *ah;
+	struct prdma_wc wc;
+	unsigned int i, spin;
+	int n;
+
+	(void)state;
+	/* an id keeps B's GSI QP up */
+	keep = prdma_cm_id_create(t_b.ch, t_b.dev, 1, PRDMA_CM_PS_TCP, NULL);
+	assert_non_null(keep);
+	qa = t_qp(&t_a, PRDMA_QPT_UD);
+	{
+		/* a controlled Q_Key is sent from the QP's context, not the WR */
+		struct prdma_qp_attr a = { .qp_state = PRDMA_QPS_INIT, .port_num = 1,
+					   .qkey = PRDMA_GSI_QKEY };
+
+		assert_int_equal(prdma_qp_modify(qa, &a, PRDMA_QP_STATE | PRDMA_QP_PORT |
+						 PRDMA_QP_PKEY_INDEX | PRDMA_QP_QKEY), 0);
+		a.qp_state = PRDMA_QPS_RTR;
+		assert_int_equal(prdma_qp_modify(qa, &a, PRDMA_QP_STATE), 0);
+		a.qp_state = PRDMA_QPS_RTS;
+		assert_int_equal(prdma_qp_modify(qa, &a, PRDMA_QP_STATE | PRDMA_QP_SQ_PSN), 0);
+	}
+	aa.dgid = t_b.gid;
+	ah = prdma_ah_create(t_a.pd, &aa);
+	assert_non_null(ah);
+	s0 = t_stats(&t_b);
+	for (i = 0; i < 6; i++) {
+		struct prdma_sge sge = { (uintptr_t)t_a.buf, 256, t_a.mr->lkey };
+		struct prdma_send_wr wr = { .wr_id = i, .sg_list = &sge, .num_sge = 1,
+					    .opcode = PRDMA_WR_SEND,
+					    .send_flags = PRDMA_SEND_SIGNALED };
+		const struct prdma_send_wr *bad;
+		uint8_t *m = t_a.buf;
+
+		memset(m, 0, 256);
+		m[0] = 1; m[1] = 7; m[2] = 2; m[3] = 3; m[17] = 0x14;
+		switch (i) {
+		case 0: sge.length = 100; break;        /* short */
+		case 1: m[1] = 0x81; break;             /* not the CM class */
+		case 2: m[2] = 9; break;                /* class version */
+		case 3: m[3] = 0x83; break;             /* a response method */
+		case 4: m[17] = 0x19; break;            /* LAP */
+		case 5: m[17] = 0x12; m[24 + 9] = 0xfe; break; /* REJ ARI 127 */
+		}
+		wr.wr.ud.ah = ah;
+		wr.wr.ud.remote_qpn = 1;
+		wr.wr.ud.remote_qkey = PRDMA_GSI_QKEY;
+		assert_int_equal(prdma_post_send(qa, &wr, &bad), 0);
+		for (spin = 0; spin < 1000000; spin++)
+			if ((n = prdma_cq_poll(t_a.cq, 1, &wc)) == 1)
+				break;
+		assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
+	}
+	t_cm_idle(10);
+	s1 = t_stats(&t_b);
+	assert_int_equal(s1.rx_malformed - s0.rx_malformed, 6);
+	assert_int_equal(s1.rx_mads - s0.rx_mads, 6);
+	prdma_ah_destroy(ah);
+	t_qp_free(qa);
+	assert_int_equal(prdma_cm_id_destroy(keep), 0);
+}
+
+/* A blocking application: the channel's thread runs the CM, the app waits
+ * on the fd. */
+static void
+test_channel_thread(void **state)
+{
+	struct prdma_cm_channel *ch = prdma_cm_channel_create(PRDMA_CM_CHANNEL_F_THREAD);
+	struct sockaddr_in any = { .sin_family = AF_INET, .sin_port = htons(7183) };
+	struct sockaddr_in dst = t_addr(&t_b, 7183);
+	struct prdma_cm_id *l, *cid, *sid;
+	struct prdma_cm_event *ev;
+	struct prdma_qp *qa;
+	struct pollfd pfd;
+
+	(void)state;
+	assert_non_null(ch);
+	assert_int_equal(prdma_cm_channel_create(0x80) == NULL && rte_errno == EINVAL, 1);
+	l = prdma_cm_id_create(ch, t_b.dev, 1, PRDMA_CM_PS_TCP, NULL);
+	assert_int_equal(prdma_cm_listen(l, (struct sockaddr *)&any, 0), 0);
+	pfd.fd = prdma_cm_channel_fd(ch);
+	pfd.events = POLLIN;
+	assert_int_equal(poll(&pfd, 1, 0), 0);
+	cid = prdma_cm_id_create(t_a.ch, t_a.dev, 1, PRDMA_CM_PS_TCP, NULL);
+	qa = t_qp(&t_a, PRDMA_QPT_RC);
+	assert_int_equal(prdma_cm_connect(cid, qa, (struct sockaddr *)&dst, &t_fast), 0);
+	assert_int_equal(poll(&pfd, 1, 2000), 1);
+	assert_int_equal(prdma_cm_get_event(ch, &ev), 0);
+	assert_int_equal(ev->event, PRDMA_CM_EVENT_CONNECT_REQUEST);
+	assert_int_equal(poll(&pfd, 1, 0), 0);
+	sid = ev->id;
+	assert_int_equal(prdma_cm_reject(sid, NULL, 0, 0), 0);
+	assert_int_equal(prdma_cm_ack_event(ev), 0);
+	assert_int_equal(prdma_cm_id_destroy(sid), 0);
+	ev = expect(t_a.ch, PRDMA_CM_EVENT_REJECTED);
+	assert_int_equal(prdma_cm_ack_event(ev), 0);
+	assert_int_equal(prdma_cm_id_destroy(cid), 0);
+	assert_int_equal(prdma_cm_id_destroy(l), 0);
+	t_qp_free(qa);
+	assert_int_equal(prdma_cm_channel_destroy(ch), 0);
+}
+
+/* 1,000 connections up and down: objects, memory and counters return. */
+static void
+test_thousand(void **state)
+{
+	uint64_t c0 = t_counter(&t_a, PRDMA_DEV_CNT_CONNECT);
+	uint64_t a0 = t_counter(&t_b, PRDMA_DEV_CNT_ACCEPT);
+	uint64_t f0 = t_counter(&t_a, PRDMA_DEV_CNT_CONNECT_FAILURE);
+	struct rte_malloc_socket_stats m0, m1;
+	uint32_t oa, ob;
+	struct prdma_cm_event *ev;
+	struct conn c = { 0 };
+	unsigned int i;
+
+	(void)state;
+	c.listen = listen_on(7184, PRDMA_CM_PS_TCP);
+	/* one round first so the AH cache and the buffers exist */
+	ev = request(&c, 7184, &t_fast);
+	assert_int_equal(prdma_cm_ack_event(ev), 0);
+	accept_it(&c, &t_fast);
+	both_established(&c, NULL, 0);
+	disconnect_both(&c, c.cid);
+	conn_free(&c);
+	oa = t_a.dev->objects;
+	ob = t_b.dev->objects;
+	rte_malloc_get_socket_stats(0, &m0);
+	for (i = 0; i < 1000; i++) {
+		ev = request(&c, 7184, &t_fast);
+		assert_int_equal(prdma_cm_ack_event(ev), 0);
+		accept_it(&c, &t_fast);
+		both_established(&c, NULL, 0);
+		assert_int_equal(t_counter(&t_a, PRDMA_DEV_CNT_ACTIVE_CONNECTION), 1);
+		assert_int_equal(t_counter(&t_b, PRDMA_DEV_CNT_ACTIVE_CONNECTION), 1);
+		disconnect_both(&c, i % 2 ? c.cid : c.sid);
+		conn_free(&c);
+	}
+	rte_malloc_get_socket_stats(0, &m1);
+	assert_int_equal(t_a.dev->objects, oa);
+	assert_int_equal(t_b.dev->objects, ob);
+	assert_int_equal(m1.heap_allocsz_bytes, m0.heap_allocsz_bytes);
+	assert_int_equal(m1.alloc_count, m0.alloc_count);
+	assert_int_equal(t_stats(&t_a).ids, 0);
+	assert_int_equal(t_stats(&t_b).ids, 1);  /* the listener */
+	assert_int_equal(prdma_cm_id_destroy(c.listen), 0);
+	assert_int_equal(t_counter(&t_a, PRDMA_DEV_CNT_CONNECT) - c0, 1001);
+	assert_int_equal(t_counter(&t_b, PRDMA_DEV_CNT_ACCEPT) - a0, 1001);
+	assert_int_equal(t_counter(&t_a, PRDMA_DEV_CNT_CONNECT_FAILURE) - f0, 0);
+	assert_int_equal(t_counter(&t_a, PRDMA_DEV_CNT_ACTIVE_CONNECTION), 0);
+	assert_int_equal(t_counter(&t_b, PRDMA_DEV_CNT_ACTIVE_CONNECTION), 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_private_data_lengths),
+		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_reject),
+		cmocka_unit_test(test_no_listener),
+		cmocka_unit_test(test_unreachable),
+		cmocka_unit_test(test_lost_messages),
+		cmocka_unit_test(test_duplicates),
+		cmocka_unit_test(test_mra),
+		cmocka_unit_test(test_stale),
+		cmocka_unit_test(test_sidr),
+		cmocka_unit_test(test_malformed_counted),
+		cmocka_unit_test(test_channel_thread),
+		cmocka_unit_test(test_thousand),
+	};
+	int ret;
+
+	ret = t_cm_setup("roce:ring=cm,side=0", "roce:ring=cm,side=1");
+	if (ret == 77)
+		return 77;
+	if (ret != 0)
+		return 1;
+	ret = cmocka_run_group_tests_name("cm_e2e", tests, NULL, NULL);
+	t_cm_teardown();
+	return ret;
+}
