@@ -264,6 +264,17 @@ test_recv_too_small(void **state)
 	conf_buf_make(ctx, &a, CONF_A->pd, E_PAGE, E_ALL);
 	conf_buf_make(ctx, &b, CONF_B->pd, E_PAGE, E_ALL);
 	memset(b.p, E_CANARY, E_PAGE);
+	/* Exactly the receive's size fits. */
+	conf_post_recv(p.s[1].qp, 6, b.p + 2048, 100, b.mr->lkey, "100-byte receive");
+	t_pattern_fill(a.p, 100, 6);
+	conf_wr_init(&wr, &sge, 0, PRDMA_WR_SEND, a.p, 100, a.mr->lkey);
+	conf_post_send(p.s[0].qp, &wr, "100-byte SEND into 100 bytes");
+	conf_expect_wc(p.s[0].scq, &wc, "SEND that fits exactly", 0, PRDMA_WC_SUCCESS,
+		       PRDMA_WC_SEND);
+	conf_expect_wc(p.s[1].rcq, &wc, "receive that fits exactly", 6, PRDMA_WC_SUCCESS,
+		       PRDMA_WC_RECV);
+	conf_check_data(b.p + 2048, 100, 6, "receive that fits exactly");
+	conf_check_bytes(b.p + 2148, 64, E_CANARY, "after a receive that fits exactly");
 	conf_post_recv(p.s[1].qp, 7, b.p, 32, b.mr->lkey, "32-byte receive");
 	conf_wr_init(&wr, &sge, 1, PRDMA_WR_SEND, a.p, 100, a.mr->lkey);
 	conf_post_send(p.s[0].qp, &wr, "100-byte SEND");
@@ -271,7 +282,7 @@ test_recv_too_small(void **state)
 		       PRDMA_WC_LOC_LEN_ERR, -1);
 	conf_expect_wc(p.s[0].scq, &wc, "requester of a too long SEND", 1,
 		       PRDMA_WC_REM_INV_REQ_ERR, -1);
-	conf_check_bytes(b.p + 32, E_PAGE - 32, E_CANARY,
+	conf_check_bytes(b.p + 32, 2048 - 32, E_CANARY,
 			 "memory past the 32-byte receive buffer");
 	conf_check_qp_state(p.s[1].qp, PRDMA_QPS_ERR, "receiver after LOC_LEN_ERR");
 }

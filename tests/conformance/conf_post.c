@@ -274,6 +274,59 @@ test_post_pipeline(void **state)
 	CONF_EQ("FETCH_ADDs applied exactly once", nfadd, *counter);
 }
 
+/*
+ * Many more requests than the queues are deep, in batches: every ring
+ * (send queue, receive queue, both CQs) wraps many times.
+ */
+static void
+test_post_ring_wrap(void **state)
+{
+	struct conf_ctx *ctx = *state;
+	const unsigned int total = 600, batch = 6;
+	struct prdma_send_wr wr[6];
+	struct prdma_sge sge[6];
+	struct conf_qp_opts o;
+	struct conf_buf a, b;
+	struct conf_pair p;
+	struct prdma_wc wc;
+	unsigned int i, k;
+	char what[64];
+
+	conf_opts_default(&o, PRDMA_QPT_RC);
+	o.max_send_wr = P_DEPTH;
+	o.max_recv_wr = P_DEPTH;
+	o.cq_depth = P_DEPTH;
+	conf_pair_make(ctx, &p, &o);
+	conf_buf_make(ctx, &a, CONF_A->pd, batch * 256, P_ACCESS);
+	conf_buf_make(ctx, &b, CONF_B->pd, batch * 256, P_ACCESS);
+	for (i = 0; i < total; i += batch) {
+		for (k = 0; k < batch; k++) {
+			uint32_t len = 1 + (i + k) % 255;
+
+			t_pattern_fill(a.p + 256 * k, len, i + k);
+			conf_post_recv(p.s[1].qp, i + k, b.p + 256 * k, 256, b.mr->lkey,
+				       "receive");
+			conf_wr_init(&wr[k], &sge[k], i + k,
+				     k % 3 == 2 ? PRDMA_WR_SEND_WITH_IMM : PRDMA_WR_SEND,
+				     a.p + 256 * k, len, a.mr->lkey);
+			wr[k].imm_data = i + k;
+			wr[k].next = k + 1 < batch ? &wr[k + 1] : NULL;
+		}
+		conf_post_send(p.s[0].qp, &wr[0], "batch of sends");
+		for (k = 0; k < batch; k++) {
+			snprintf(what, sizeof(what), "message %u", i + k);
+			conf_expect_wc(p.s[0].scq, &wc, what, i + k, PRDMA_WC_SUCCESS,
+				       PRDMA_WC_SEND);
+			conf_expect_wc(p.s[1].rcq, &wc, what, i + k, PRDMA_WC_SUCCESS,
+				       PRDMA_WC_RECV);
+			CONF_EQ(what, 1 + (i + k) % 255, wc.byte_len);
+			if (k % 3 == 2)
+				CONF_EQ("imm_data", i + k, wc.imm_data);
+			conf_check_data(b.p + 256 * k, wc.byte_len, i + k, what);
+		}
+	}
+}
+
 int
 conf_group_post(void)
 {
@@ -285,6 +338,8 @@ conf_group_post(void)
 		cmocka_unit_test_setup_teardown(test_post_send_invalid, conf_test_setup,
 						conf_test_teardown),
 		cmocka_unit_test_setup_teardown(test_post_pipeline, conf_test_setup,
+						conf_test_teardown),
+		cmocka_unit_test_setup_teardown(test_post_ring_wrap, conf_test_setup,
 						conf_test_teardown),
 	};
 
