@@ -267,7 +267,7 @@ int prdma_cm_connect(struct prdma_cm_id *id, struct prdma_qp *qp,
  * and sends the REP (SIDR_REP for UD). private_data_len above the device's
  * max_callee_data (PRDMA_CM_REP_PRIVATE_DATA at most; SIDR:
  * PRDMA_CM_SIDR_REP_PRIVATE_DATA) gives -EINVAL. ESTABLISHED follows when
- * the peer's RTU arrives (at once for UD).
+ * the peer's RTU arrives (a UD id gets none: SIDR ends with the SIDR_REP).
  */
 int prdma_cm_accept(struct prdma_cm_id *id, struct prdma_qp *qp,
 		    const struct prdma_cm_conn_param *param);
@@ -291,7 +291,7 @@ int prdma_cm_disconnect(struct prdma_cm_id *id);
 /* Statistics                                                                */
 /* ------------------------------------------------------------------------ */
 
-/** The CM's message statistics for one device (since probe). */
+/** The CM's message statistics for one device id (cumulative). */
 struct prdma_cm_stats {
 	uint64_t tx_mads;                  /**< CM MADs sent (resends included) */
 	uint64_t rx_mads;                  /**< CM MADs received */
