@@ -529,7 +529,7 @@ test_stale(void **state)
 static void
 test_sidr(void **state)
 {
-	uint8_t pd[PRDMA_CM_SIDR_REP_PRIVATE_DATA];
+	uint8_t pd[PRDMA_CM_SIDR_REQ_PRIVATE_DATA];
 	struct sockaddr_in dst = t_addr(&t_b, 4000), nobody = t_addr(&t_b, 4001);
 	struct prdma_cm_conn_param p = t_fast;
 	struct prdma_cm_id *l, *cid, *sid;
@@ -805,7 +805,8 @@ main(void)
 	};
 	int ret;
 
-	ret = t_cm_setup("roce:ring=cm,side=0", "roce:ring=cm,side=1");
+	ret = t_cm_setup("roce:ring=cm,side=0,ip=10.99.0.3",
+			 "roce:ring=cm,side=1,ip=10.99.0.2");
 	if (ret == 77)
 		return 77;
 	if (ret != 0)
