@@ -19,8 +19,8 @@
 RTE_LOG_REGISTER_DEFAULT(roce_logtype, NOTICE);
 
 /* Ring mode addresses: TEST-NET-1 (RFC 5737), never routed. */
-#define ROCE_RING_IP0 RTE_IPV4(192, 0, 2, 1)
-#define ROCE_RING_IP1 RTE_IPV4(192, 0, 2, 2)
+#define ROCE_RING_IP0 (192u << 24 | 0u << 16 | 2u << 8 | 1u)
+#define ROCE_RING_IP1 (192u << 24 | 0u << 16 | 2u << 8 | 2u)
 /* What a RoCEv2 packet adds around its payload (kernel rule, wire facts §9). */
 #define ROCE_MTU_OVERHEAD 96
 

@@ -261,7 +261,7 @@ rc_read(struct roce_qp *qp, struct roce_pkt *pkt)
 		return;
 	}
 	if (len > ROCE_MAX_MSG ||
-	    rd_pending(qp) >= RTE_MAX(qp->max_dest_rd_atomic, (uint8_t)1)) {
+	    rd_pending(qp) >= (uint32_t)RTE_MAX(qp->max_dest_rd_atomic, 1)) {
 		resp_fatal(qp, psn, ROCE_NAK_INV_REQ, PRDMA_EVENT_QP_REQ_ERR);
 		return;
 	}
@@ -306,7 +306,7 @@ rc_atomic(struct roce_qp *qp, struct roce_pkt *pkt)
 		return;
 	}
 	if ((pkt->ext.va & 7) != 0 ||
-	    rd_pending(qp) >= RTE_MAX(qp->max_dest_rd_atomic, (uint8_t)1)) {
+	    rd_pending(qp) >= (uint32_t)RTE_MAX(qp->max_dest_rd_atomic, 1)) {
 		resp_fatal(qp, psn, ROCE_NAK_INV_REQ, PRDMA_EVENT_QP_REQ_ERR);
 		return;
 	}
