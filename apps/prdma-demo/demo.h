@@ -18,6 +18,9 @@
 
 #include <prdma.h>
 
+#include "app_run.h"
+#include "app_stats.h"
+
 extern int demo_logtype;
 #define DEMO_LOG(level, fmt, ...) \
 	rte_log(RTE_LOG_ ## level, demo_logtype, "prdma-demo: " fmt "\n", ##__VA_ARGS__)
@@ -54,26 +57,6 @@ uint32_t demo_lat_iters(const struct demo_opts *o, uint32_t size);
 uint32_t demo_bw_msgs(const struct demo_opts *o, uint32_t size);
 
 /* ------------------------------------------------------------------ */
-/* Two lcores, or one driving both sides (demo_run.c)                  */
-
-/* A step does a bounded amount of work; returns 1 once its side is done,
- * 0 to be called again, negative errno to fail the run. */
-typedef int (*demo_step_t)(void *ctx);
-
-struct demo_runner {
-	unsigned int lcore_b;       /* RTE_MAX_LCORE: one lcore drives both */
-	double timeout_s;
-};
-
-void demo_runner_init(struct demo_runner *r, double timeout_s);
-/* Run side A on this lcore and side B on lcore_b (or both here, in
- * turn). Returns 0, or the first side's error; -ETIMEDOUT on a stall. */
-int demo_run_pair(const struct demo_runner *r, demo_step_t a, void *ctx_a,
-		  demo_step_t b, void *ctx_b);
-/* Set by the runner when the deadline passes; steps give up on it. */
-extern volatile int demo_abort;
-
-/* ------------------------------------------------------------------ */
 /* Statistics (demo_stats.c)                                           */
 
 struct demo_lat {
@@ -102,7 +85,7 @@ void demo_ports_destroy(struct demo_ports *p);
 /* ------------------------------------------------------------------ */
 /* Raw ethdev baseline (demo_raw.c)                                    */
 
-int demo_raw_pingpong(const struct demo_runner *r, struct demo_ports *p,
+int demo_raw_pingpong(const struct app_runner *r, struct demo_ports *p,
 		      uint32_t frame_len, uint32_t iters, struct demo_lat *out);
 
 /* ------------------------------------------------------------------ */
@@ -145,7 +128,7 @@ int demo_ep_reap(struct demo_ep *ep, uint32_t *outstanding);
 /* ------------------------------------------------------------------ */
 /* Measurements (demo_lat.c, demo_bw.c)                                */
 
-int demo_write_lat(const struct demo_runner *r, struct demo_ep *a, struct demo_ep *b,
+int demo_write_lat(const struct app_runner *r, struct demo_ep *a, struct demo_ep *b,
 		   uint32_t size, uint32_t iters, struct demo_lat *out, int *verified);
 
 enum demo_bw_op {
@@ -161,14 +144,10 @@ struct demo_bw {
 	uint32_t msgs;
 };
 
-int demo_bandwidth(const struct demo_runner *r, struct demo_ep *a, struct demo_ep *b,
+int demo_bandwidth(const struct app_runner *r, struct demo_ep *a, struct demo_ep *b,
 		   enum demo_bw_op op, uint32_t size, uint32_t msgs, uint32_t window,
 		   struct demo_bw *out, int *verified);
 
-/* Fill with a pattern derived from @p seed; check returns the first bad
- * offset or -1. */
-void demo_pattern_fill(uint8_t *buf, size_t len, uint32_t seed);
-long demo_pattern_check(const uint8_t *buf, size_t len, uint32_t seed);
 
 /* ------------------------------------------------------------------ */
 /* Results (demo_report.c)                                             */

@@ -178,7 +178,7 @@ target_step(void *arg)
 }
 
 int
-demo_bandwidth(const struct demo_runner *r, struct demo_ep *a, struct demo_ep *b,
+demo_bandwidth(const struct app_runner *r, struct demo_ep *a, struct demo_ep *b,
 	       enum demo_bw_op op, uint32_t size, uint32_t msgs, uint32_t window,
 	       struct demo_bw *out, int *verified)
 {
@@ -206,11 +206,11 @@ demo_bandwidth(const struct demo_runner *r, struct demo_ep *a, struct demo_ep *b
 	t.msgs = msgs;
 	t.init = &s;
 	if (op == DEMO_BW_READ) {
-		demo_pattern_fill(b->buf, size, seed);
+		app_pattern_fill(b->buf, size, seed);
 		memset(a->buf, 0, size);
 		dst = a->buf;
 	} else {
-		demo_pattern_fill(a->src, size, seed);
+		app_pattern_fill(a->src, size, seed);
 		memset(b->buf, 0, size);
 		dst = b->buf;
 	}
@@ -219,14 +219,14 @@ demo_bandwidth(const struct demo_runner *r, struct demo_ep *a, struct demo_ep *b
 		if (ret < 0)
 			return ret;
 	}
-	ret = demo_run_pair(r, init_step, &s, target_step, &t);
+	ret = app_run_pair(r, init_step, &s, target_step, &t);
 	if (ret < 0)
 		return ret;
 	sec = (double)(s.t_end - s.t_start) / (double)rte_get_tsc_hz();
 	out->msgs = msgs;
 	out->gbps = sec > 0 ? (double)msgs * size * 8.0 / sec / 1e9 : 0;
 	out->mmsgs = sec > 0 ? (double)msgs / sec / 1e6 : 0;
-	bad = demo_pattern_check(dst, size, seed);
+	bad = app_pattern_check(dst, size, seed);
 	*verified = bad < 0;
 	if (bad >= 0)
 		DEMO_LOG(ERR, "DATA MISMATCH after %u-byte %s bandwidth at offset %ld",

@@ -52,7 +52,7 @@ post_write(struct lat_side *s, uint8_t st)
 		ret = demo_ep_reap(ep, &s->outstanding);
 		if (ret < 0)
 			return ret;
-		if (demo_abort)
+		if (app_abort)
 			return -ETIMEDOUT;
 	}
 	ep->src[s->size - 1] = st;
@@ -123,7 +123,7 @@ lat_step(void *arg)
 static int
 verify(const struct demo_ep *ep, uint32_t size, uint32_t seed, uint8_t last)
 {
-	long bad = demo_pattern_check(ep->buf, size - 1, seed);
+	long bad = app_pattern_check(ep->buf, size - 1, seed);
 
 	if (bad >= 0 || ep->buf[size - 1] != last) {
 		DEMO_LOG(ERR, "%s: DATA MISMATCH after the %u-byte WRITE ping-pong at offset %ld",
@@ -134,7 +134,7 @@ verify(const struct demo_ep *ep, uint32_t size, uint32_t seed, uint8_t last)
 }
 
 int
-demo_write_lat(const struct demo_runner *r, struct demo_ep *a, struct demo_ep *b,
+demo_write_lat(const struct app_runner *r, struct demo_ep *a, struct demo_ep *b,
 	       uint32_t size, uint32_t iters, struct demo_lat *out, int *verified)
 {
 	struct lat_side sa, sb;
@@ -150,8 +150,8 @@ demo_write_lat(const struct demo_runner *r, struct demo_ep *a, struct demo_ep *b
 		return -ENOMEM;
 	memset(a->buf, 0, size);
 	memset(b->buf, 0, size);
-	demo_pattern_fill(a->src, size, seed_a);
-	demo_pattern_fill(b->src, size, seed_b);
+	app_pattern_fill(a->src, size, seed_a);
+	app_pattern_fill(b->src, size, seed_b);
 	sa.ep = a;
 	sa.size = size;
 	sa.iters = iters;
@@ -159,7 +159,7 @@ demo_write_lat(const struct demo_runner *r, struct demo_ep *a, struct demo_ep *b
 	sb.ep = b;
 	sb.size = size;
 	sb.iters = iters;
-	ret = demo_run_pair(r, lat_step, &sa, lat_step, &sb);
+	ret = app_run_pair(r, lat_step, &sa, lat_step, &sb);
 	if (ret == 0) {
 		demo_lat_summary(sa.samples, sa.i, out);
 		*verified = verify(b, size, seed_a, stamp(iters - 1)) &&

@@ -66,7 +66,7 @@ raw_template(uint8_t *f, uint32_t len, const struct demo_ports *p)
 	udp->src_port = rte_cpu_to_be_16(0xC000);
 	udp->dst_port = rte_cpu_to_be_16(RAW_UDP_PORT);
 	udp->dgram_len = rte_cpu_to_be_16((uint16_t)(l3 - sizeof(*ip)));
-	demo_pattern_fill(pay, len - (uint32_t)(pay - f), len);
+	app_pattern_fill(pay, len - (uint32_t)(pay - f), len);
 }
 
 static int
@@ -125,7 +125,7 @@ raw_step_b(void *arg)
 }
 
 int
-demo_raw_pingpong(const struct demo_runner *r, struct demo_ports *p, uint32_t frame_len,
+demo_raw_pingpong(const struct app_runner *r, struct demo_ports *p, uint32_t frame_len,
 		  uint32_t iters, struct demo_lat *out)
 {
 	struct raw_a a;
@@ -153,7 +153,7 @@ demo_raw_pingpong(const struct demo_runner *r, struct demo_ports *p, uint32_t fr
 	memset(&b, 0, sizeof(b));
 	b.p = p;
 	b.iters = iters;
-	ret = demo_run_pair(r, raw_step_a, &a, raw_step_b, &b);
+	ret = app_run_pair(r, raw_step_a, &a, raw_step_b, &b);
 	if (ret == 0)
 		demo_lat_summary(a.samples, a.i, out);
 	free(tmpl);

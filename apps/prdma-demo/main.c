@@ -49,7 +49,7 @@ port_devargs(char *buf, size_t len, const struct demo_ports *p, unsigned int i,
 }
 
 static int
-run_baseline(const struct demo_runner *r, const struct demo_opts *o,
+run_baseline(const struct app_runner *r, const struct demo_opts *o,
 	     struct demo_ports *ports, struct demo_result *res)
 {
 	struct demo_row *row;
@@ -74,7 +74,7 @@ run_baseline(const struct demo_runner *r, const struct demo_opts *o,
 }
 
 static int
-run_rdma(const struct demo_runner *r, const struct demo_opts *o, struct demo_ep *a,
+run_rdma(const struct app_runner *r, const struct demo_opts *o, struct demo_ep *a,
 	 struct demo_ep *b, struct demo_result *res)
 {
 	static const char *const op_name[DEMO_BW_NB] = { "WRITE", "READ", "SEND" };
@@ -117,7 +117,7 @@ main(int argc, char **argv)
 {
 	char da[256], db[256], base[128];
 	struct demo_ports ports;
-	struct demo_runner runner;
+	struct app_runner runner;
 	struct demo_opts o;
 	struct demo_result res;
 	struct demo_ep a, b;
@@ -149,7 +149,7 @@ main(int argc, char **argv)
 		max_size = RTE_MAX(max_size, o.sizes[i]);
 	}
 	res.tsc_hz = (double)rte_get_tsc_hz();
-	demo_runner_init(&runner, o.timeout_s);
+	app_runner_init(&runner, o.timeout_s);
 	res.two_lcores = runner.lcore_b < RTE_MAX_LCORE;
 	if (res.two_lcores)
 		printf("prdma-demo: endpoint A on lcore %u, endpoint B on lcore %u\n",
