@@ -62,6 +62,7 @@ extern int roce_logtype;
 #define ROCE_NB_MBUF        8191
 #define ROCE_MBUF_DATAROOM  (RTE_PKTMBUF_HEADROOM + 4096 + 256)
 #define ROCE_UD_HOP_LIMIT   64
+#define ROCE_PEER_IDLE_DIV  20000         /* a side idle for 1/20000 s = 50 us */
 
 /* ------------------------------------------------------------------ */
 /* Configuration (roce_args.c)                                         */
@@ -139,7 +140,13 @@ struct roce_link {
 	struct roce_dev *dev[2];          /* probed sides (NULL if not) */
 	unsigned int refs;
 	uint32_t stepping;                /* peer steps in progress */
+	/* TSC of each side's last own step, refreshed coarsely so the line
+	 * stays shared: a side is stepped by its peer only when idle. */
+	uint64_t last_step[2] __rte_cache_aligned;
 };
+
+/* Note that @dev ran a step at @now (ring mode). */
+void roce_link_stepped(struct roce_dev *dev, uint64_t now);
 
 int roce_link_attach(struct roce_dev *dev, const char *name, int side);
 void roce_link_detach(struct roce_dev *dev);
@@ -148,7 +155,7 @@ void roce_link_detach(struct roce_dev *dev);
  * test or an application often waits on one side only, and the other side
  * must still answer.
  */
-int roce_link_step_peer(struct roce_dev *dev);
+int roce_link_step_peer(struct roce_dev *dev, uint64_t now);
 
 /* ------------------------------------------------------------------ */
 /* Memory keys (roce_mr.c)                                             */
@@ -510,6 +517,7 @@ struct roce_dev {
 
 	/* the engine flag: 0 free, 1 held */
 	uint32_t busy;
+	uint64_t now;             /* TSC read once at the start of a step */
 
 	/* objects (changed only with the engine flag held) */
 	struct roce_qp *qp_tbl[ROCE_MAX_QP_SLOTS];

@@ -177,7 +177,7 @@ roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m)
 		return;
 	}
 	if (pkt.flags & ROCE_F_RESP)
-		roce_req_rx(qp, &pkt, rte_rdtsc());
+		roce_req_rx(qp, &pkt, dev->now);
 	else
 		roce_resp_rx(qp, &pkt);
 }
@@ -208,8 +208,6 @@ qp_step(struct roce_qp *qp, uint64_t now)
 {
 	unsigned int n = 0;
 
-	if (qp->out_head != qp->out_tail)
-		n += roce_resp_tx(qp);
 	if (qp->base.state == PRDMA_QPS_ERR) {
 		roce_qp_flush(qp);
 		return n;
@@ -227,9 +225,20 @@ roce_engine_step(struct roce_dev *dev)
 	unsigned int work, i;
 	uint64_t now;
 
-	tx_flush(dev);
-	work = rx_burst(dev);
 	now = rte_rdtsc();
+	dev->now = now;
+	/*
+	 * Responses produced by the previous step go first. Those produced by
+	 * this step's receive wait for the next step or for a post_send on
+	 * their QP: the application sees the request's effect sooner, and in a
+	 * ping-pong the ACK leaves with the next request in one burst.
+	 */
+	work = 0;
+	for (i = 0; i < dev->nb_qps; i++)
+		if (dev->qps[i]->out_head != dev->qps[i]->out_tail)
+			work += roce_resp_tx(dev->qps[i]);
+	tx_flush(dev);
+	work += rx_burst(dev);
 	for (i = 0; i < dev->nb_qps; i++)
 		work += qp_step(dev->qps[i], now);
 	tx_flush(dev);
@@ -239,22 +248,29 @@ roce_engine_step(struct roce_dev *dev)
 int
 roce_engine_poll(struct roce_dev *dev)
 {
+	uint64_t now = 0;
 	int n = 0;
 
 	if (roce_engine_trylock(dev)) {
 		n = roce_engine_step(dev);
+		now = dev->now;
 		roce_engine_unlock(dev);
+		if (dev->link != NULL)
+			roce_link_stepped(dev, now);
 	}
 	if (dev->link != NULL)
-		n += roce_link_step_peer(dev);
+		n += roce_link_step_peer(dev, now != 0 ? now : rte_rdtsc());
 	return n;
 }
 
 void
 roce_engine_kick(struct roce_dev *dev, struct roce_qp *qp)
 {
+	if (qp->out_head != qp->out_tail)
+		roce_resp_tx(qp);
 	if (qp->base.state == PRDMA_QPS_RTS || qp->base.state == PRDMA_QPS_SQD) {
-		roce_req_tx(qp, rte_rdtsc());
+		/* 0: the requester reads the TSC only if it arms a timer. */
+		roce_req_tx(qp, 0);
 		roce_req_complete(qp);
 	}
 	tx_flush(dev);

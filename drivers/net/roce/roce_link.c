@@ -18,6 +18,7 @@
 #include <rte_eth_ring.h>
 #include <rte_ethdev.h>
 #include <rte_malloc.h>
+#include <rte_cycles.h>
 #include <rte_mbuf.h>
 #include <rte_pause.h>
 
@@ -181,13 +182,18 @@ roce_link_detach(struct roce_dev *dev)
 }
 
 int
-roce_link_step_peer(struct roce_dev *dev)
+roce_link_step_peer(struct roce_dev *dev, uint64_t now)
 {
 	struct roce_link *l = dev->link;
 	struct roce_dev *peer;
 	int n = 0;
 
 	if (l == NULL)
+		return 0;
+	/* Leave a peer alone that its own lcore keeps stepping: sharing it
+	 * would bounce its cache lines between cores for nothing. */
+	if (now - __atomic_load_n(&l->last_step[1 - dev->side], __ATOMIC_RELAXED) <
+	    dev->tsc_hz / ROCE_PEER_IDLE_DIV)
 		return 0;
 	/* Pin the peer: its removal waits for stepping to drop to zero. */
 	__atomic_fetch_add(&l->stepping, 1, __ATOMIC_ACQ_REL);
@@ -198,4 +204,14 @@ roce_link_step_peer(struct roce_dev *dev)
 	}
 	__atomic_fetch_sub(&l->stepping, 1, __ATOMIC_RELEASE);
 	return n;
+}
+
+void
+roce_link_stepped(struct roce_dev *dev, uint64_t now)
+{
+	uint64_t *ts = &dev->link->last_step[dev->side];
+
+	/* Write rarely: every write costs the peer a cache miss. */
+	if (now - __atomic_load_n(ts, __ATOMIC_RELAXED) > dev->tsc_hz / (4 * ROCE_PEER_IDLE_DIV))
+		__atomic_store_n(ts, now, __ATOMIC_RELAXED);
 }

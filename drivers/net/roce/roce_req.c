@@ -12,6 +12,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include <rte_cycles.h>
+
 #include "roce.h"
 
 enum prdma_wc_opcode
@@ -417,8 +419,9 @@ roce_req_tx(struct roce_qp *qp, uint64_t now)
 		}
 		n++;
 	}
-	if (n != 0 && qp->timer_tsc == 0)
-		timer_restart(qp, now);
+	if (n != 0 && qp->timer_tsc == 0 && qp->base.qp_type == PRDMA_QPT_RC &&
+	    qp->timeout != 0)
+		timer_restart(qp, now != 0 ? now : rte_rdtsc());
 	return n;
 }
 
