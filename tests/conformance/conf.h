@@ -221,6 +221,7 @@ int conf_group_rnr(void);
 int conf_group_cq(void);
 int conf_group_qp_state(void);
 int conf_group_errors(void);
+int conf_group_events(void);
 int conf_group_mr(void);
 int conf_group_post(void);
 

@@ -33,6 +33,7 @@ main(void)
 	failed += conf_group_cq();
 	failed += conf_group_qp_state();
 	failed += conf_group_errors();
+	failed += conf_group_events();
 	failed += conf_group_mr();
 	failed += conf_group_post();
 
