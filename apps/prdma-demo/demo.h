@@ -18,6 +18,7 @@
 
 #include <prdma.h>
 
+#include "app_ports.h"
 #include "app_run.h"
 #include "app_stats.h"
 
@@ -68,24 +69,9 @@ struct demo_lat {
 void demo_lat_summary(uint64_t *cycles, uint32_t n, struct demo_lat *out);
 
 /* ------------------------------------------------------------------ */
-/* Ring ports (demo_ports.c)                                           */
-
-struct demo_ports {
-	uint16_t port[2];
-	struct rte_ring *ring[2];
-	struct rte_mempool *pool;
-	struct rte_ether_addr mac[2];
-	int same_mac;               /* the ports share one MAC: pass mac= */
-	int created;
-};
-
-int demo_ports_create(struct demo_ports *p);
-void demo_ports_destroy(struct demo_ports *p);
-
-/* ------------------------------------------------------------------ */
 /* Raw ethdev baseline (demo_raw.c)                                    */
 
-int demo_raw_pingpong(const struct app_runner *r, struct demo_ports *p,
+int demo_raw_pingpong(const struct app_runner *r, struct app_ports *p,
 		      uint32_t frame_len, uint32_t iters, struct demo_lat *out);
 
 /* ------------------------------------------------------------------ */

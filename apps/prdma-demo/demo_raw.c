@@ -25,7 +25,7 @@
 #define RAW_UDP_PORT 9          /* discard: the frame is never meant for a host */
 
 struct raw_a {
-	struct demo_ports *p;
+	struct app_ports *p;
 	const uint8_t *tmpl;
 	uint32_t len;
 	uint32_t iters;
@@ -36,13 +36,13 @@ struct raw_a {
 };
 
 struct raw_b {
-	struct demo_ports *p;
+	struct app_ports *p;
 	uint32_t iters;
 	uint32_t echoed;
 };
 
 static void
-raw_template(uint8_t *f, uint32_t len, const struct demo_ports *p)
+raw_template(uint8_t *f, uint32_t len, const struct app_ports *p)
 {
 	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)f;
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
@@ -125,7 +125,7 @@ raw_step_b(void *arg)
 }
 
 int
-demo_raw_pingpong(const struct app_runner *r, struct demo_ports *p, uint32_t frame_len,
+demo_raw_pingpong(const struct app_runner *r, struct app_ports *p, uint32_t frame_len,
 		  uint32_t iters, struct demo_lat *out)
 {
 	struct raw_a a;

@@ -35,22 +35,9 @@ devargs_build(char *buf, size_t len, const char *base, const char *prefix,
 		snprintf(buf, len, "%s", base);
 }
 
-static void
-port_devargs(char *buf, size_t len, const struct demo_ports *p, unsigned int i,
-	     const char *ip)
-{
-	char mac[RTE_ETHER_ADDR_FMT_SIZE];
-
-	rte_ether_format_addr(mac, sizeof(mac), &p->mac[i]);
-	if (p->same_mac)
-		snprintf(buf, len, "roce:port=%u,ip=%s,mac=%s", p->port[i], ip, mac);
-	else
-		snprintf(buf, len, "roce:port=%u,ip=%s", p->port[i], ip);
-}
-
 static int
 run_baseline(const struct app_runner *r, const struct demo_opts *o,
-	     struct demo_ports *ports, struct demo_result *res)
+	     struct app_ports *ports, struct demo_result *res)
 {
 	struct demo_row *row;
 	unsigned int i;
@@ -116,7 +103,7 @@ int
 main(int argc, char **argv)
 {
 	char da[256], db[256], base[128];
-	struct demo_ports ports;
+	struct app_ports ports;
 	struct app_runner runner;
 	struct demo_opts o;
 	struct demo_result res;
@@ -162,7 +149,7 @@ main(int argc, char **argv)
 		       "anonymous memory; figures are indicative\n");
 
 	if (o.devargs_a == NULL) {
-		ret = demo_ports_create(&ports);
+		ret = app_ports_create(&ports);
 		if (ret < 0)
 			goto out;
 		printf("prdma-demo: ring ports %u and %u, cross-connected\n", ports.port[0],
@@ -171,9 +158,9 @@ main(int argc, char **argv)
 		if (ret < 0)
 			goto out;
 		res.baseline = 1;
-		port_devargs(base, sizeof(base), &ports, 0, "192.0.2.1");
+		app_ports_devargs(base, sizeof(base), &ports, 0, "192.0.2.1");
 		devargs_build(da, sizeof(da), base, o.pcap_prefix, "a");
-		port_devargs(base, sizeof(base), &ports, 1, "192.0.2.2");
+		app_ports_devargs(base, sizeof(base), &ports, 1, "192.0.2.2");
 		devargs_build(db, sizeof(db), base, o.pcap_prefix, "b");
 	} else {
 		printf("prdma-demo: devices given with --devargs-a/-b: the raw ethdev "
@@ -208,7 +195,7 @@ out:
 	if (demo_ep_close(&b) < 0 || demo_ep_close(&a) < 0)
 		failed = 1;
 	if (ports.created)
-		demo_ports_destroy(&ports);
+		app_ports_destroy(&ports);
 	if (rte_eal_cleanup() < 0)
 		failed = 1;
 	if (failed)

@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+/*
+ * prdma-perf [EAL args] -- <test> [options] [server]
+ *
+ * perftest's flow: open the device, set up the out-of-band connection,
+ * exchange versions and keys, connect the QPs, synchronize, run, report.
+ * --loopback runs both sides in this process, one lcore each.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+
+#include "app_ports.h"
+#include "perf.h"
+
+RTE_LOG_REGISTER_DEFAULT(perf_logtype, INFO);
+
+#define PERF_MAX_ROWS 24
+
+static unsigned int
+size_list(const struct perf_opts *o, uint32_t *sizes)
+{
+	unsigned int n = 0;
+	uint32_t sz;
+
+	if (!o->all_sizes) {
+		sizes[0] = o->size;
+		return 1;
+	}
+	for (sz = 2; sz <= PERF_MAX_SIZE && n < PERF_MAX_ROWS; sz <<= 1)
+		sizes[n++] = sz;
+	return n;
+}
+
+/* Run one size; @p client or @p server may be NULL (the other process). */
+static int
+run_size(const struct perf_opts *o, struct perf_side *client, struct perf_side *server,
+	 uint32_t size, struct perf_row *row)
+{
+	struct perf_run rc, rs;
+	struct app_runner runner;
+	volatile int client_done = 0;
+	uint64_t deadline;
+	int ret, step;
+
+	memset(&rc, 0, sizeof(rc));
+	memset(&rs, 0, sizeof(rs));
+	if (client != NULL) {
+		memset(perf_rx_slot(client, 0), 0, client->slot_len * client->nqp);
+		ret = perf_run_init(&rc, client, size);
+		if (ret < 0)
+			return ret;
+	}
+	if (server != NULL) {
+		memset(perf_rx_slot(server, 0), 0, server->slot_len * server->nqp);
+		ret = perf_run_init(&rs, server, size);
+		if (ret < 0) {
+			perf_run_fini(&rc);
+			return ret;
+		}
+	}
+	if (client != NULL && server != NULL) {
+		client->peer_done_flag = &client_done;
+		server->peer_done_flag = &client_done;
+		app_runner_init(&runner, o->timeout_s + o->duration);
+		ret = app_run_pair(&runner, perf_step_client, &rc, perf_step_server, &rs);
+		client->peer_done_flag = server->peer_done_flag = NULL;
+	} else {
+		struct perf_run *r = client != NULL ? &rc : &rs;
+		unsigned int n = 0;
+
+		deadline = rte_rdtsc() + (uint64_t)((o->timeout_s + o->duration) *
+						    rte_get_tsc_hz());
+		app_abort = 0;
+		do {
+			step = client != NULL ? perf_step_client(r) : perf_step_server(r);
+			if (++n % 1024 == 0 && rte_rdtsc() > deadline) {
+				app_abort = 1;
+				step = -ETIMEDOUT;
+			}
+		} while (step == 0);
+		ret = step < 0 ? step : 0;
+	}
+	if (ret == 0)
+		perf_row_from_run(o, client != NULL ? &rc : &rs, row);
+	perf_run_fini(&rc);
+	perf_run_fini(&rs);
+	if (ret < 0)
+		PERF_LOG(ERR, "%u-byte %s failed: %s", size, perf_test_name(o->test),
+			 rte_strerror(-ret));
+	return ret;
+}
+
+static int
+fill_recvs(const struct perf_opts *o, struct perf_side *s)
+{
+	uint32_t q;
+	int ret;
+
+	if (perf_test_verb(o->test) != PERF_VERB_SEND)
+		return 0;
+	for (q = 0; q < s->nqp; q++) {
+		ret = perf_side_fill_recv(s, q, s->max_recv_wr);
+		if (ret < 0) {
+			PERF_LOG(ERR, "%s: posting receives: %s", s->devargs, rte_strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static int
+run_loopback(const struct perf_opts *o, struct perf_row *rows, unsigned int *nb_rows)
+{
+	char da[256], db[256];
+	struct app_ports ports;
+	struct perf_side srv, cli;
+	uint32_t sizes[PERF_MAX_ROWS];
+	unsigned int i, n;
+	int ret, ret2;
+
+	if (o->nb_devargs == 2) {
+		snprintf(da, sizeof(da), "%s", o->devargs[0]);
+		snprintf(db, sizeof(db), "%s", o->devargs[1]);
+	} else {
+		/* Two cross-connected net_ring ports of this process. */
+		ret = app_ports_create(&ports);
+		if (ret < 0)
+			return ret;
+		app_ports_devargs(da, sizeof(da), &ports, 0, "192.0.2.1");
+		app_ports_devargs(db, sizeof(db), &ports, 1, "192.0.2.2");
+	}
+	ret = perf_side_open(&srv, o, da, 1);
+	if (ret == 0) {
+		ret = perf_side_open(&cli, o, db, 0);
+	} else {
+		memset(&cli, 0, sizeof(cli));
+		cli.dev_id = -1;
+	}
+	if (ret < 0)
+		goto out;
+	/* Port mode resolves no MACs yet: each side is told the other's. */
+	srv.dmac = cli.mac;
+	cli.dmac = srv.mac;
+	srv.dmac_set = cli.dmac_set = 1;
+	memcpy(srv.peer, cli.my, sizeof(*cli.my) * cli.nqp);
+	memcpy(cli.peer, srv.my, sizeof(*srv.my) * srv.nqp);
+	srv.mtu = cli.mtu = RTE_MIN(srv.mtu, cli.mtu);
+	ret = perf_side_connect(&srv);
+	if (ret == 0)
+		ret = perf_side_connect(&cli);
+	if (ret == 0)
+		ret = fill_recvs(o, &srv);
+	if (ret == 0)
+		ret = fill_recvs(o, &cli);
+	if (ret < 0)
+		goto out;
+	if (rte_get_next_lcore(rte_lcore_id(), 1, 0) >= RTE_MAX_LCORE)
+		printf("prdma-perf: one lcore: it drives both sides in turn (give -l 0-1)\n");
+	perf_report_banner(stdout, o, &cli);
+	perf_report_keys(stdout, &cli);
+	perf_report_header(stdout, o);
+	n = size_list(o, sizes);
+	for (i = 0; i < n; i++) {
+		ret = run_size(o, &cli, &srv, sizes[i], &rows[i]);
+		if (ret < 0)
+			goto out;
+		perf_report_row(stdout, o, &rows[i]);
+		*nb_rows = i + 1;
+	}
+	perf_report_footer(stdout);
+	if (o->json_path != NULL)
+		ret = perf_report_json(o->json_path, o, &cli, rows, *nb_rows, "loopback");
+out:
+	ret2 = perf_side_close(&cli);
+	if (ret == 0)
+		ret = ret2;
+	ret2 = perf_side_close(&srv);
+	if (o->nb_devargs != 2)
+		app_ports_destroy(&ports);
+	return ret == 0 ? ret2 : ret;
+}
+
+/* Barrier handshakes before the traffic, after the per-QP key exchange. */
+static unsigned int
+barriers_before(const struct perf_opts *o)
+{
+	return perf_test_is_lat(o->test) ? 3 : 2;
+}
+
+static int
+run_remote(const struct perf_opts *o, struct perf_row *rows, unsigned int *nb_rows)
+{
+	int server = o->host == NULL;
+	struct perf_cm *cm = NULL;
+	uint32_t sizes[PERF_MAX_ROWS];
+	struct perf_side s;
+	struct perf_oob x;
+	double mine[5], peer[5];
+	unsigned int i, n;
+	int ret, ret2;
+
+	memset(&x, 0, sizeof(x));
+	x.fd = -1;
+	ret = perf_side_open(&s, o, o->devargs[0], server);
+	if (ret < 0)
+		goto out;
+	ret = perf_oob_open(&x, o, &s);
+	if (ret == 0 && o->use_cm)
+		ret = perf_cm_establish(&s, o, &cm);
+	if (ret == 0)
+		ret = perf_oob_versions(&x, o, &s);
+	if (ret == 0)
+		ret = perf_oob_keys(&x, &s);
+	if (ret < 0)
+		goto out;
+	perf_report_banner(stdout, o, &s);
+	perf_report_keys(stdout, &s);
+	if (!o->use_cm)
+		ret = perf_side_connect(&s);
+	for (i = 0; ret == 0 && i < barriers_before(o); i++) {
+		/* Receives go up before the last barrier: no RNR at the start. */
+		if (i + 1 == barriers_before(o))
+			ret = fill_recvs(o, &s);
+		if (ret == 0)
+			ret = perf_oob_keys(&x, NULL);
+	}
+	if (ret < 0)
+		goto out;
+	n = size_list(o, sizes);
+	if (!server || o->test == PERF_WRITE_LAT || o->test == PERF_SEND_LAT)
+		perf_report_header(stdout, o);
+	/* A serving side (READ, WRITE bandwidth) idles once, until the client ends. */
+	if (server && (perf_test_verb(o->test) == PERF_VERB_READ ||
+		       perf_test_verb(o->test) == PERF_VERB_ATOMIC ||
+		       o->test == PERF_WRITE_BW))
+		n = 1;
+	for (i = 0; i < n; i++) {
+		ret = run_size(o, server ? NULL : &s, server ? &s : NULL, sizes[i], &rows[i]);
+		if (ret < 0)
+			goto out;
+		*nb_rows = i + 1;
+		if (perf_test_is_lat(o->test) && (!server || o->test == PERF_WRITE_LAT ||
+						  o->test == PERF_SEND_LAT))
+			perf_report_row(stdout, o, &rows[i]);
+	}
+	if (o->test == PERF_WRITE_LAT)
+		goto report;   /* ib_write_lat closes without a last handshake */
+	ret = perf_oob_keys(&x, NULL);
+	if (ret == 0 && !perf_test_is_lat(o->test)) {
+		struct perf_row *r = &rows[*nb_rows - 1];
+
+		mine[0] = r->size;
+		mine[1] = (double)r->iters;
+		mine[2] = r->bw_peak;
+		mine[3] = r->bw_avg;
+		mine[4] = r->msg_rate;
+		ret = perf_oob_bw_report(&x, mine, peer);
+		/* The server shows the client's figures, as perftest does. */
+		if (ret == 0 && server) {
+			r->size = (uint32_t)peer[0];
+			r->iters = (uint64_t)peer[1];
+			r->bw_peak = peer[2];
+			r->bw_avg = peer[3];
+			r->msg_rate = peer[4];
+			r->gbps = r->bw_avg * (o->report_gbits ? 1.0 : 1048576.0 * 8 / 1e9);
+			r->from_peer = 1;
+		}
+		if (ret == 0)
+			ret = perf_oob_keys(&x, NULL);
+	}
+	if (ret == 0)
+		ret = perf_oob_done(&x);
+	if (ret < 0)
+		goto out;
+	if (!perf_test_is_lat(o->test)) {
+		perf_report_header(stdout, o);
+		for (i = 0; i < *nb_rows; i++)
+			if (!server || i + 1 == *nb_rows)
+				perf_report_row(stdout, o, &rows[i]);
+	}
+report:
+	perf_report_footer(stdout);
+	if (o->json_path != NULL)
+		ret = perf_report_json(o->json_path, o, &s, rows, *nb_rows,
+				       server ? "server" : "client");
+out:
+	perf_oob_close(&x);
+	perf_cm_close(cm);
+	ret2 = perf_side_close(&s);
+	return ret == 0 ? ret2 : ret;
+}
+
+int
+main(int argc, char **argv)
+{
+	static struct perf_row rows[PERF_MAX_ROWS];
+	unsigned int nb_rows = 0;
+	struct perf_opts o;
+	int ret, nargs;
+
+	ret = rte_eal_init(argc, argv);
+	if (ret < 0) {
+		fprintf(stderr, "prdma-perf: EAL init failed: %s\n", rte_strerror(rte_errno));
+		return 1;
+	}
+	nargs = ret;
+	argv[nargs] = argv[0];
+	ret = perf_opts_parse(&o, argc - nargs, argv + nargs);
+	if (ret != 0) {
+		rte_eal_cleanup();
+		return ret > 0 ? 0 : 2;
+	}
+	ret = o.loopback ? run_loopback(&o, rows, &nb_rows) : run_remote(&o, rows, &nb_rows);
+	if (rte_eal_cleanup() < 0 && ret == 0)
+		ret = -EIO;
+	if (ret < 0) {
+		fprintf(stderr, "prdma-perf: %s failed: %s\n", perf_test_name(o.test),
+			rte_strerror(-ret));
+		return 1;
+	}
+	return 0;
+}

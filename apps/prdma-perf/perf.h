@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+#ifndef PERF_H
+#define PERF_H
+
+/*
+ * prdma-perf: perftest's tests (ib_write_lat, ib_write_bw, ...) on prdma,
+ * with perftest's out-of-band TCP exchange so either side may be a Linux
+ * host running perftest 4.5.
+ */
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rte_ether.h>
+#include <rte_log.h>
+
+#include <prdma.h>
+
+#include "app_run.h"
+#include "app_stats.h"
+
+extern int perf_logtype;
+#define PERF_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, perf_logtype, "prdma-perf: " fmt "\n", ##__VA_ARGS__)
+
+enum perf_test {
+	PERF_WRITE_LAT,
+	PERF_WRITE_BW,
+	PERF_READ_LAT,
+	PERF_READ_BW,
+	PERF_SEND_LAT,
+	PERF_SEND_BW,
+	PERF_ATOMIC_LAT,
+	PERF_TEST_NB
+};
+
+/* What the test does on the wire. */
+enum perf_verb { PERF_VERB_WRITE, PERF_VERB_READ, PERF_VERB_SEND, PERF_VERB_ATOMIC };
+
+const char *perf_test_name(enum perf_test t);
+int perf_test_is_lat(enum perf_test t);
+enum perf_verb perf_test_verb(enum perf_test t);
+
+#define PERF_MAX_QP 16384
+#define PERF_MAX_DEVARGS 2
+#define PERF_DEFAULT_PORT 18515
+#define PERF_MAX_SIZE (8u << 20)   /* -a goes up to 8 MiB, as perftest */
+
+struct perf_opts {
+	enum perf_test test;
+	uint32_t size;
+	int all_sizes;
+	uint32_t iters;
+	int iters_set;
+	double duration;             /* -D seconds, 0 = iterations */
+	uint32_t inline_size;        /* -I */
+	uint32_t nqp;                /* -q */
+	uint32_t tx_depth;           /* -t */
+	uint32_t rx_depth;           /* -r */
+	uint32_t cq_mod;             /* -Q: signal one request in this many */
+	int report_gbits;
+	int use_cm;                  /* -R */
+	uint16_t port;               /* -p */
+	const char *host;            /* client when set */
+	int loopback;
+	const char *devargs[PERF_MAX_DEVARGS];
+	unsigned int nb_devargs;
+	const char *json_path;
+	const char *oob_trace;       /* --oob-trace: every OOB message in hex */
+	int gid_index;               /* -x */
+	int dont_xchg_versions;
+	int atomic_cas;              /* -A CMP_AND_SWAP */
+	struct rte_ether_addr dmac;  /* --dmac: the peer's MAC in port mode */
+	int dmac_set;
+	double timeout_s;
+};
+
+/* Returns 0 to run, 1 after --help, negative errno on a bad option. */
+int perf_opts_parse(struct perf_opts *o, int argc, char **argv);
+void perf_opts_usage(FILE *out, const char *prog);
+
+/* What perftest calls a destination: one QP's connection keys. */
+struct perf_key {
+	uint16_t lid;
+	uint16_t out_reads;
+	uint32_t qpn;
+	uint32_t psn;
+	uint32_t rkey;
+	uint64_t vaddr;
+	union prdma_gid gid;
+	uint32_t srqn;
+};
+
+/* perftest's 108-byte ASCII key message (the GID format). */
+#define PERF_KEY_MSG_LEN 108
+int perf_key_encode(const struct perf_key *k, char *msg, size_t len);
+int perf_key_decode(const char *msg, size_t len, struct perf_key *k);
+/* perftest -R's 56-byte binary key message. */
+#define PERF_KEY_BIN_LEN 56
+void perf_key_encode_bin(const struct perf_key *k, uint8_t *msg);
+void perf_key_decode_bin(const uint8_t *msg, struct perf_key *k);
+
+/* ------------------------------------------------------------------ */
+/* One side's resources (perf_res.c)                                   */
+
+struct perf_side {
+	const struct perf_opts *o;
+	int server;
+	char devargs[256];
+	int dev_id;
+	struct prdma_dev *dev;
+	struct prdma_pd *pd;
+	struct prdma_cq *scq;
+	struct prdma_cq *rcq;
+	struct prdma_qp **qp;
+	uint32_t nqp;
+	uint8_t *buf;                /* nqp receive slots, then nqp source slots */
+	size_t slot_len;
+	size_t buf_len;
+	struct prdma_mr *mr;
+	uint8_t *ctl;                /* OOB messages over RC SENDs (-R) */
+	struct prdma_mr *ctl_mr;
+	struct perf_key *my;
+	struct perf_key *peer;
+	uint8_t mtu;                 /* enum prdma_mtu agreed with the peer */
+	uint8_t max_init_rd;         /* device's outbound READ/atomic limit */
+	uint32_t max_send_wr;
+	uint32_t max_recv_wr;
+	uint32_t max_inline;
+	struct rte_ether_addr mac;
+	struct rte_ether_addr dmac;  /* the peer's MAC, when known */
+	int dmac_set;
+	uint64_t mem_qps;            /* heap bytes the QPs took */
+	/* Set by the client's data phase when it is done (loopback). */
+	volatile int *peer_done_flag;
+	int oob_fd;                  /* server: readable = the client is done */
+};
+
+int perf_side_open(struct perf_side *s, const struct perf_opts *o, const char *devargs,
+		   int server);
+/* Fill s->my (PSNs, keys, addresses) once the objects exist. */
+void perf_side_keys(struct perf_side *s);
+/* Move every QP to RTS toward s->peer. */
+int perf_side_connect(struct perf_side *s);
+int perf_side_close(struct perf_side *s);
+/* Post receives until the QP's receive queue is full (send tests). */
+int perf_side_fill_recv(struct perf_side *s, uint32_t q, uint32_t n);
+
+/* ------------------------------------------------------------------ */
+/* Out-of-band exchange (perf_oob.c)                                   */
+
+struct perf_oob {
+	int fd;
+	int client;
+	FILE *trace;
+	double peer_version;
+	struct perf_side *side;      /* progressed while waiting */
+	int cm;                      /* messages travel as RC SENDs (-R) */
+};
+
+int perf_oob_open(struct perf_oob *x, const struct perf_opts *o, struct perf_side *s);
+void perf_oob_close(struct perf_oob *x);
+/* One exchange: the client writes then reads, the server reads then writes. */
+int perf_oob_xchg(struct perf_oob *x, const void *out, void *in, size_t len);
+int perf_oob_versions(struct perf_oob *x, const struct perf_opts *o, struct perf_side *s);
+int perf_oob_keys(struct perf_oob *x, struct perf_side *s);
+/* The BW report exchange: five 8-byte big-endian values each way. */
+int perf_oob_bw_report(struct perf_oob *x, const double mine[5], double peer[5]);
+int perf_oob_done(struct perf_oob *x);
+/* Send or receive over the CM-connected QP (-R). */
+int perf_cm_msg(struct perf_oob *x, const void *out, void *in, size_t len);
+
+/* The CM connection (-R, perf_cm.c). */
+struct perf_cm;
+int perf_cm_establish(struct perf_side *s, const struct perf_opts *o, struct perf_cm **cmp);
+void perf_cm_close(struct perf_cm *cm);
+
+/* ------------------------------------------------------------------ */
+/* Data phase (perf_lat.c, perf_bw.c)                                  */
+
+struct perf_run {
+	struct perf_side *side;
+	uint32_t size;
+	uint32_t iters;              /* 0 with a duration */
+	uint64_t deadline;           /* TSC, with a duration */
+	/* private state of the step functions */
+	uint64_t posted, completed, received;
+	uint32_t i, q, sig_every, nb_samples_max;
+	uint32_t *q_out;             /* per QP: posted, not yet completed */
+	uint32_t *q_unsig;           /* per QP: posted since the last signaled */
+	uint64_t *samples;
+	uint64_t t0, t_first, t_last, t_prev_comp, ops_prev_comp;
+	double peak_ops_s;
+	unsigned int check;
+	int waiting, done, tail_posted;
+};
+
+int perf_run_init(struct perf_run *r, struct perf_side *s, uint32_t size);
+void perf_run_fini(struct perf_run *r);
+/* Post one request of the test's verb on QP @p q (waits for room). */
+int perf_post(struct perf_run *r, uint32_t q, uint8_t stamp, int force_signal);
+static inline uint8_t *
+perf_rx_slot(const struct perf_side *s, uint32_t q)
+{
+	return s->buf + (size_t)q * s->slot_len;
+}
+static inline uint8_t *
+perf_tx_slot(const struct perf_side *s, uint32_t q)
+{
+	return s->buf + (size_t)(s->nqp + q) * s->slot_len;
+}
+int perf_step_client(void *arg);
+int perf_step_server(void *arg);
+int perf_lat_client(struct perf_run *r);
+int perf_lat_server(struct perf_run *r);
+int perf_bw_client(struct perf_run *r);
+int perf_bw_server(struct perf_run *r);
+/* Reap send completions; -EIO on an error status. */
+int perf_reap(struct perf_run *r);
+int perf_peer_done(const struct perf_side *s);
+/* The count is posted (-n) or the time is up (-D). */
+int perf_run_over(const struct perf_run *r, uint64_t target);
+/* Idle side: progress the device; 1 once the peer says it is done. */
+int perf_idle_until_peer(struct perf_run *r);
+/* Take one receive completion (send tests): 1, 0 if none, -EIO. */
+int perf_recv_one(struct perf_run *r, uint32_t *q);
+
+/* ------------------------------------------------------------------ */
+/* Results (perf_report.c)                                             */
+
+struct perf_row {
+	uint32_t size;
+	uint64_t iters;
+	struct app_lat lat;
+	double bw_peak, bw_avg;      /* MB/s (2^20) or Gb/s with --report_gbits */
+	double msg_rate;             /* Mpps */
+	double gbps;
+	int from_peer;               /* a server shows the client's report */
+};
+
+void perf_report_banner(FILE *out, const struct perf_opts *o, const struct perf_side *s);
+void perf_report_keys(FILE *out, const struct perf_side *s);
+void perf_report_header(FILE *out, const struct perf_opts *o);
+void perf_report_row(FILE *out, const struct perf_opts *o, const struct perf_row *row);
+void perf_report_footer(FILE *out);
+void perf_row_from_run(const struct perf_opts *o, const struct perf_run *r,
+		       struct perf_row *row);
+int perf_report_json(const char *path, const struct perf_opts *o, const struct perf_side *s,
+		     const struct perf_row *rows, unsigned int nb_rows, const char *mode);
+
+#endif /* PERF_H */
