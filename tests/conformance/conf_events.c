@@ -24,16 +24,16 @@ struct ev_log {
 };
 
 /* Static: a failing check leaves the test by longjmp with it registered. */
-static struct ev_log log;
+static struct ev_log evlog;
 
 static void
 ev_record(struct prdma_dev *dev, const struct prdma_async_event *ev, void *arg)
 {
-	struct ev_log *log = arg;
+	struct ev_log *l = arg;
 
 	RTE_SET_USED(dev);
-	if (log->n < EV_MAX)
-		log->ev[log->n++] = *ev;
+	if (l->n < EV_MAX)
+		l->ev[l->n++] = *ev;
 }
 
 static void
@@ -65,12 +65,12 @@ queue_has(struct conf_dev *d, enum prdma_event_type type, struct prdma_qp *qp,
 }
 
 static int
-log_has(const struct ev_log *log, enum prdma_event_type type, struct prdma_qp *qp)
+log_has(const struct ev_log *l, enum prdma_event_type type, struct prdma_qp *qp)
 {
 	unsigned int i;
 
-	for (i = 0; i < log->n; i++)
-		if (log->ev[i].type == type && log->ev[i].element.qp == qp)
+	for (i = 0; i < l->n; i++)
+		if (l->ev[i].type == type && l->ev[i].element.qp == qp)
 			return 1;
 	return 0;
 }
@@ -130,8 +130,8 @@ test_event_comm_est(void **state)
 		       PRDMA_QP_MIN_RNR_TIMER, "RTR");
 
 	events_drain(CONF_B);
-	memset(&log, 0, sizeof(log));
-	conf_check_rc(prdma_event_callback_register(CONF_B->dev, ev_record, &log), 0,
+	memset(&evlog, 0, sizeof(evlog));
+	conf_check_rc(prdma_event_callback_register(CONF_B->dev, ev_record, &evlog), 0,
 		      "prdma_event_callback_register");
 	conf_post_recv(qp[1], 7, bb.p, 64, bb.mr->lkey, "receive on the RTR QP");
 	t_pattern_fill(ba.p, 64, 41);
@@ -146,9 +146,9 @@ test_event_comm_est(void **state)
 		fail_msg("first packet on a QP in RTR: expected PRDMA_EVENT_COMM_EST "
 			 "queued for it, got none");
 	prdma_event_callback_register(CONF_B->dev, NULL, NULL);
-	if (!log_has(&log, PRDMA_EVENT_COMM_EST, qp[1]))
+	if (!log_has(&evlog, PRDMA_EVENT_COMM_EST, qp[1]))
 		fail_msg("first packet on a QP in RTR: expected the callback to get "
-			 "PRDMA_EVENT_COMM_EST, it got %u other event(s)", log.n);
+			 "PRDMA_EVENT_COMM_EST, it got %u other event(s)", evlog.n);
 }
 
 /*
@@ -176,8 +176,8 @@ test_event_qp_req_err(void **state)
 	conf_buf_make(ctx, &bb, CONF_B->pd, 64, PRDMA_ACCESS_LOCAL_WRITE |
 		      PRDMA_ACCESS_REMOTE_ATOMIC);
 	events_drain(CONF_B);
-	memset(&log, 0, sizeof(log));
-	prdma_event_callback_register(CONF_B->dev, ev_record, &log);
+	memset(&evlog, 0, sizeof(evlog));
+	prdma_event_callback_register(CONF_B->dev, ev_record, &evlog);
 	conf_wr_init(&wr, &sge, 4, PRDMA_WR_ATOMIC_FETCH_AND_ADD, ba.p, 8, ba.mr->lkey);
 	wr.wr.atomic.remote_addr = (uintptr_t)bb.p + 4;
 	wr.wr.atomic.rkey = bb.mr->rkey;
@@ -196,9 +196,9 @@ test_event_qp_req_err(void **state)
 		fail_msg("invalid request at the responder: expected "
 			 "PRDMA_EVENT_QP_REQ_ERR queued for its QP, got none");
 	prdma_event_callback_register(CONF_B->dev, NULL, NULL);
-	if (!log_has(&log, PRDMA_EVENT_QP_REQ_ERR, p.s[1].qp))
+	if (!log_has(&evlog, PRDMA_EVENT_QP_REQ_ERR, p.s[1].qp))
 		fail_msg("invalid request at the responder: expected the callback to "
-			 "get PRDMA_EVENT_QP_REQ_ERR, it got %u other event(s)", log.n);
+			 "get PRDMA_EVENT_QP_REQ_ERR, it got %u other event(s)", evlog.n);
 	conf_check_qp_state(p.s[1].qp, PRDMA_QPS_ERR, "responder after the invalid request");
 	conf_check_bytes(bb.p, 64, 0, "responder memory after the refused atomic");
 }
