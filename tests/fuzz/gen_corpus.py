@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The prdma authors
+"""Write the seed corpora of the fuzzers into tests/fuzz/corpus/<name>/.
+
+roce_rx: RoCEv2 frames from the Soft-RoCE captures in shared/pcaps (one file
+per distinct opcode and length class, prefixed with the harness's steering
+byte); cm_mad: the CM MADs of rping.pcap, one file per message and the
+whole REQ, RTU, DREQ exchange as one input; devargs: valid and nearly valid
+strings; hermon_cmd: commands of a bring-up and object creation.
+
+Usage: gen_corpus.py <shared/pcaps dir> <corpus dir>
+"""
+
+import hashlib
+import os
+import struct
+import sys
+
+
+def frames(path):
+    with open(path, 'rb') as f:
+        data = f.read()
+    magic = struct.unpack('<I', data[:4])[0]
+    endian = '<' if magic in (0xa1b2c3d4, 0xa1b23c4d) else '>'
+    off = 24
+    while off + 16 <= len(data):
+        _, _, incl, _ = struct.unpack(endian + 'IIII', data[off:off + 16])
+        off += 16
+        yield data[off:off + incl]
+        off += incl
+
+
+def is_roce(fr):
+    return (len(fr) >= 14 + 20 + 8 + 12 and fr[12:14] == b'\x08\x00'
+            and fr[23] == 17 and struct.unpack('>H', fr[36:38])[0] == 4791)
+
+
+def put(d, data):
+    os.makedirs(d, exist_ok=True)
+    name = hashlib.sha1(data).hexdigest()[:16]
+    with open(os.path.join(d, name), 'wb') as f:
+        f.write(data)
+
+
+def roce_rx(pcaps, out):
+    seen = set()
+    for fn in sorted(os.listdir(pcaps)):
+        if not fn.endswith('-roce.pcap'):
+            continue
+        for fr in frames(os.path.join(pcaps, fn)):
+            if not is_roce(fr):
+                continue
+            op = fr[42]
+            key = (op, min(len(fr) // 256, 4))
+            if key in seen:
+                continue
+            seen.add(key)
+            # fix headers + ICRC, aim at the QP of the opcode's transport,
+            # aim RETH/AtomicETH at the MR, give UD the Q_Key
+            put(out, bytes([0x1f | (3 << 5)]) + fr)
+            # as captured (foreign IPs, QPNs, keys: must be dropped)
+            put(out, b'\x00' + fr)
+            # headers fixed but the ICRC left as captured
+            put(out, bytes([0x0d | (3 << 5)]) + fr)
+
+
+def cm_mad(pcaps, out):
+    mads = []
+    for fr in frames(os.path.join(pcaps, 'rping.pcap')):
+        if not is_roce(fr):
+            continue
+        bth = fr[42:54]
+        if bth[0] != 0x64 or struct.unpack('>I', b'\0' + bth[5:8])[0] != 1:
+            continue
+        mad = fr[54 + 8:54 + 8 + 256]
+        if len(mad) == 256:
+            mads.append(mad)
+    for m in mads:
+        put(out, b'\x02' + m)
+    if len(mads) >= 3:
+        # REQ, then the RTU and DREQ aimed at B's connection
+        by_attr = {struct.unpack('>H', m[16:18])[0]: m for m in mads}
+        seq = b''
+        for attr, ctl in ((0x10, 0x02), (0x14, 0x03), (0x15, 0x03)):
+            if attr in by_attr:
+                seq += bytes([ctl]) + by_attr[attr]
+        put(out, seq)
+
+
+DEVARGS = [
+    'ring=a,side=0', 'ring=a,side=1,ip=192.0.2.9', 'ring=b,mtu=1024,burst=64',
+    'ring=c,side=0,mac=02:00:00:00:00:01,name=x1', 'ring=d,progress=thread',
+    'ring=e,ip=2001:db8::1', 'port=0', 'model', 'model,ports=2',
+    'model,name=m1,cmd_timeout_ms=500', 'model,link=l1,side=1',
+    'roce:ring=f,side=0', 'hermon:model', 'ring=,side=2', 'ring=g,mtu=999',
+    'ring=h,ip=300.1.1.1', 'model,ports=3', 'nosuch:x=1', 'ring=i,burst',
+]
+
+
+def devargs(out):
+    for s in DEVARGS:
+        put(out, s.encode())
+
+
+def hermon_cmd(out):
+    def rec(op, opmod=0, flags=0, in_mod=0, inp=0, outp=0):
+        return struct.pack('>HBBIQQ', op, opmod, flags, in_mod, inp, outp)
+
+    # queries with an output mailbox
+    for op in (0x003, 0x004, 0x006, 0x00b, 0x043, 0x04d, 0x031):
+        put(out, b'\x00' + rec(op, flags=2, in_mod=1))
+    # object commands with an input mailbox of zeros and of ones
+    for op in (0x00d, 0x016, 0x013, 0x019, 0x01a, 0x035, 0x011, 0x00c):
+        put(out, b'\x01' + rec(op, flags=3, in_mod=1) + rec(op + 1, flags=2, in_mod=1))
+        put(out, b'\x00' + rec(op, flags=1, in_mod=2) + b'\xff' * 512)
+    # teardown commands
+    put(out, b'\x02' + rec(0x00a, in_mod=1) + rec(0x008) + rec(0xffe))
+
+
+def main():
+    pcaps, corpus = sys.argv[1], sys.argv[2]
+    roce_rx(pcaps, os.path.join(corpus, 'roce_rx'))
+    cm_mad(pcaps, os.path.join(corpus, 'cm_mad'))
+    devargs(os.path.join(corpus, 'devargs'))
+    hermon_cmd(os.path.join(corpus, 'hermon_cmd'))
+
+
+if __name__ == '__main__':
+    main()
