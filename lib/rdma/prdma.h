@@ -629,6 +629,25 @@ int prdma_qp_destroy(struct prdma_qp *qp);
 int prdma_qp_modify_is_ok(enum prdma_qp_type type, enum prdma_qp_state cur,
 			  enum prdma_qp_state next, uint32_t attr_mask);
 
+/**
+ * True when @p gid is a multicast GID: an IPv6 multicast address (ff00::/8)
+ * or an IPv4-mapped IPv4 multicast address (::ffff:224.0.0.0/100).
+ */
+int prdma_gid_is_multicast(const union prdma_gid *gid);
+
+/**
+ * Attach a UD QP to the multicast group @p gid: datagrams sent to the group
+ * are delivered to it (and to every other attached QP).
+ *
+ * @return 0, or -EINVAL (not a UD QP, not a multicast GID), -EEXIST (already
+ *   attached), -ENOSPC (the device's max_mcast_grp, max_mcast_qp_attach or
+ *   max_total_mcast_qp_attach would be exceeded), -ENOTSUP.
+ */
+int prdma_qp_attach_mcast(struct prdma_qp *qp, const union prdma_gid *gid);
+
+/** Detach a UD QP from a multicast group (-ENOENT when not attached). */
+int prdma_qp_detach_mcast(struct prdma_qp *qp, const union prdma_gid *gid);
+
 /* ------------------------------------------------------------------------ */
 /* Asynchronous events                                                       */
 /* ------------------------------------------------------------------------ */

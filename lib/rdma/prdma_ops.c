@@ -59,6 +59,9 @@ static int
 unsup_qp(struct prdma_qp *qp)
 { RTE_SET_USED(qp); return -ENOTSUP; }
 static int
+unsup_mcast(struct prdma_qp *qp, const union prdma_gid *gid)
+{ RTE_SET_USED(qp); RTE_SET_USED(gid); return -ENOTSUP; }
+static int
 unsup_ah(struct prdma_ah *ah)
 { RTE_SET_USED(ah); return -ENOTSUP; }
 static int
@@ -94,6 +97,8 @@ prdma_ops_complete(struct prdma_dev *dev)
 	FILL(qp_modify, unsup_qp_modify);
 	FILL(qp_query, unsup_qp_query);
 	FILL(qp_destroy, unsup_qp);
+	FILL(mcast_attach, unsup_mcast);
+	FILL(mcast_detach, unsup_mcast);
 	FILL(ah_create, unsup_ah);
 	FILL(ah_modify, unsup_ah_modify);
 	FILL(ah_destroy, unsup_ah);

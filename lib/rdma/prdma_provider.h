@@ -117,6 +117,12 @@ struct prdma_dev_ops {
 	int (*qp_counters_get)(struct prdma_qp *qp, struct prdma_qp_counters *c);
 	int (*qp_counters_reset)(struct prdma_qp *qp);
 
+	/** Attach/detach a UD QP to a multicast GID; the library has checked
+	 * the QP type, the GID and that it is not already (or not) attached;
+	 * the provider enforces the group limits (-ENOSPC). */
+	int (*mcast_attach)(struct prdma_qp *qp, const union prdma_gid *gid);
+	int (*mcast_detach)(struct prdma_qp *qp, const union prdma_gid *gid);
+
 	int (*ah_create)(struct prdma_ah *ah);
 	int (*ah_modify)(struct prdma_ah *ah, const struct prdma_ah_attr *attr);
 	int (*ah_destroy)(struct prdma_ah *ah);

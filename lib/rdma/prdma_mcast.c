@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+/* Multicast: UD QPs attach to and detach from multicast GIDs. */
+
+#include <string.h>
+
+#include "prdma_private.h"
+
+int
+prdma_gid_is_multicast(const union prdma_gid *gid)
+{
+	static const uint8_t v4mapped[12] = { [10] = 0xff, [11] = 0xff };
+
+	if (gid == NULL)
+		return 0;
+	if (gid->raw[0] == 0xff)
+		return 1;
+	return memcmp(gid->raw, v4mapped, sizeof(v4mapped)) == 0 &&
+		(gid->raw[12] & 0xf0) == 0xe0;
+}
+
+static int
+mcast_args_valid(const struct prdma_qp *qp, const union prdma_gid *gid)
+{
+	return qp != NULL && gid != NULL && qp->qp_type == PRDMA_QPT_UD &&
+		prdma_gid_is_multicast(gid);
+}
+
+int
+prdma_qp_attach_mcast(struct prdma_qp *qp, const union prdma_gid *gid)
+{
+	struct prdma_dev *dev;
+	int ret;
+
+	if (!mcast_args_valid(qp, gid))
+		return prdma_err(EINVAL);
+	dev = qp->dev;
+	pthread_mutex_lock(&dev->lock);
+	ret = dev->ops->mcast_attach(qp, gid);
+	pthread_mutex_unlock(&dev->lock);
+	return ret < 0 ? prdma_err(-ret) : 0;
+}
+
+int
+prdma_qp_detach_mcast(struct prdma_qp *qp, const union prdma_gid *gid)
+{
+	struct prdma_dev *dev;
+	int ret;
+
+	if (!mcast_args_valid(qp, gid))
+		return prdma_err(EINVAL);
+	dev = qp->dev;
+	pthread_mutex_lock(&dev->lock);
+	ret = dev->ops->mcast_detach(qp, gid);
+	pthread_mutex_unlock(&dev->lock);
+	return ret < 0 ? prdma_err(-ret) : 0;
+}
