@@ -125,7 +125,8 @@ test_query(void **state)
 	assert_int_equal(a.phys_port_cnt, 2);
 	assert_int_equal(a.max_qp, 1024 - 64);
 	assert_int_equal(a.max_send_sge, 32);
-	assert_int_equal(a.max_qp_wr, 1u << 14);
+	/* 2^log_max_qp_sz WQE slots less the smallest SQ headroom (2048 / 64 + 1) */
+	assert_int_equal(a.max_qp_wr, (1u << 14) - 33);
 	assert_true((a.flags & PRDMA_DEV_CAP_RC) && (a.flags & PRDMA_DEV_CAP_SRQ));
 	assert_string_equal(a.name, "q");
 
@@ -137,7 +138,13 @@ test_query(void **state)
 	assert_int_equal(prdma_port_query(dev, 2, &pa), 0);
 	assert_int_equal(pa.state, PRDMA_PORT_ACTIVE);
 	assert_true(prdma_port_query(dev, 3, &pa) < 0);
-	assert_int_equal(prdma_gid_query(dev, 1, 0, &gid), -ENOENT);
+	/* SET_PORT programmed GID 0: fe80::/64 with the port MAC's EUI-64 */
+	assert_int_equal(prdma_gid_query(dev, 1, 0, &gid), 0);
+	assert_int_equal(gid.raw[0], 0xfe);
+	assert_int_equal(gid.raw[1], 0x80);
+	assert_int_equal(gid.raw[11], 0xff);
+	assert_int_equal(gid.raw[12], 0xfe);
+	assert_int_equal(prdma_gid_query(dev, 1, 1, &gid), -ENOENT);
 	assert_int_equal(prdma_dev_progress(dev), 0);
 
 	hermon_model_get_state(m, &st);

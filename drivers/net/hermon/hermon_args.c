@@ -18,7 +18,8 @@
 #include "hermon_logs.h"
 
 static const char *const hermon_keys[] = {
-	"pci", "kdrv", "model", "ports", "name", "sysfs", "cmd_timeout_ms", NULL
+	"pci", "kdrv", "model", "ports", "name", "sysfs", "cmd_timeout_ms", "link",
+	"side", NULL
 };
 
 static int
@@ -48,7 +49,7 @@ one(struct rte_kvargs *kv, const char *key, int *err)
 static int
 parse_kv(struct rte_kvargs *kv, struct hermon_args *a)
 {
-	const char *pci, *kdrv, *model, *ports, *name, *sysfs, *tmo;
+	const char *pci, *kdrv, *model, *ports, *name, *sysfs, *tmo, *link, *side;
 	struct rte_pci_addr addr;
 	uint64_t v;
 	int err = 0;
@@ -60,6 +61,8 @@ parse_kv(struct rte_kvargs *kv, struct hermon_args *a)
 	name = one(kv, "name", &err);
 	sysfs = one(kv, "sysfs", &err);
 	tmo = one(kv, "cmd_timeout_ms", &err);
+	link = one(kv, "link", &err);
+	side = one(kv, "side", &err);
 	if (err != 0)
 		return err;
 	if ((pci == NULL) == (model == NULL))
@@ -74,6 +77,18 @@ parse_kv(struct rte_kvargs *kv, struct hermon_args *a)
 			return bad("sysfs", sysfs, "only with pci=");
 		a->kind = HERMON_BUS_MODEL;
 		a->ports = 1;
+		if (side != NULL && link == NULL)
+			return bad("side", side, "only with link=");
+		if (link != NULL) {
+			if (link[0] == '\0' || strlen(link) >= sizeof(a->link))
+				return bad("link", link, "empty or longer than 31");
+			snprintf(a->link, sizeof(a->link), "%s", link);
+			if (side != NULL) {
+				if (prdma_args_parse_u64("hermon", "side", side, 0, 1, &v) < 0)
+					return -EINVAL;
+				a->side = (uint8_t)v;
+			}
+		}
 		if (ports != NULL) {
 			if (prdma_args_parse_u64("hermon", "ports", ports, 1, 2, &v) < 0)
 				return -EINVAL;
@@ -82,6 +97,9 @@ parse_kv(struct rte_kvargs *kv, struct hermon_args *a)
 	} else {
 		if (ports != NULL)
 			return bad("ports", ports, "only with model");
+		if (link != NULL || side != NULL)
+			return bad(link != NULL ? "link" : "side", link != NULL ? link : side,
+				   "only with model");
 		if (rte_pci_addr_parse(pci, &addr) != 0)
 			return bad("pci", pci, "not a PCI address (DDDD:BB:DD.F)");
 		rte_pci_device_name(&addr, a->pci, sizeof(a->pci));

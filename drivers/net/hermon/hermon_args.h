@@ -29,10 +29,12 @@ struct hermon_args {
 	char name[PRDMA_DEV_NAME_LEN];     /**< device (and model) name, optional */
 	uint8_t ports;                     /**< model: number of ports */
 	uint32_t cmd_timeout_ms;           /**< HCR completion timeout */
+	char link[32];                     /**< model: cable name, "" none */
+	uint8_t side;                      /**< model: end of the cable, 0 or 1 */
 };
 
 /* Keys, for the provider's help string. */
-#define HERMON_ARGS_KEYS "pci,kdrv,model,ports,name,sysfs,cmd_timeout_ms"
+#define HERMON_ARGS_KEYS "pci,kdrv,model,ports,name,sysfs,cmd_timeout_ms,link,side"
 
 /* Parse @args; 0 or a negative errno after a log line naming the bad key. */
 int hermon_args_parse(const char *args, struct hermon_args *out);

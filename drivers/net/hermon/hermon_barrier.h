@@ -61,4 +61,46 @@ hermon_barrier_reset_before_poll(void)
 	rte_io_mb();
 }
 
+/* A send WQE's segments visible before its owner bit hands it over. */
+static __rte_always_inline void
+hermon_barrier_wqe_before_owner(void)
+{
+	rte_io_wmb();
+}
+
+/* Posted WQEs (owner bits included) visible before the UAR doorbell. */
+static __rte_always_inline void
+hermon_barrier_wqe_before_doorbell(void)
+{
+	rte_io_wmb();
+}
+
+/* Receive descriptors visible before the doorbell record counts them. */
+static __rte_always_inline void
+hermon_barrier_desc_before_dbrec(void)
+{
+	rte_io_wmb();
+}
+
+/* Doorbell record (CQ arm word) visible before the arm doorbell rings. */
+static __rte_always_inline void
+hermon_barrier_dbrec_before_doorbell(void)
+{
+	rte_io_wmb();
+}
+
+/* CQE owner bit read before the rest of the CQE. */
+static __rte_always_inline void
+hermon_barrier_cqe_owner_before_data(void)
+{
+	rte_io_rmb();
+}
+
+/* CQEs read before the consumer index releases their slots. */
+static __rte_always_inline void
+hermon_barrier_cqe_before_ci(void)
+{
+	rte_io_mb();
+}
+
 #endif /* HERMON_BARRIER_H */

@@ -25,13 +25,19 @@ static int
 model_open(struct hermon_bus *bus)
 {
 	const struct hermon_args *a = bus->args;
-	struct hermon_model_conf conf = { .ports = a->ports };
+	struct hermon_model_conf conf = {
+		.ports = a->ports,
+		.link = a->link[0] != '\0' ? a->link : NULL,
+		.side = a->side,
+	};
 	char name[64];
 	const struct hermon_pci_id *id;
 	uint32_t cfg0;
 
 	if (a->name[0] != '\0')
 		snprintf(name, sizeof(name), "%s", a->name);
+	else if (a->link[0] != '\0')
+		snprintf(name, sizeof(name), "%s.%u", a->link, a->side);
 	else
 		snprintf(name, sizeof(name), "hermon-model%u",
 			 __atomic_fetch_add(&model_seq, 1, __ATOMIC_RELAXED));

@@ -22,6 +22,7 @@
 #include "hermon_cmd.h"
 #include "hermon_logs.h"
 #include "hermon_mmio.h"
+#include "hermon_prm_ext.h"
 
 #define HERMON_CMD_SPINS 256
 #define HERMON_CMD_SLEEP_NS 5000
@@ -364,4 +365,108 @@ hermon_cmd_map_eq(struct hermon_cmd *c, uint32_t eqn, uint64_t mask, bool unmap)
 {
 	return cmd_run(c, NULL, 0, NULL, 0, mask,
 		       eqn | (unmap ? RTE_BIT32(31) : 0), 0, HERMON_CMD_MAP_EQ, NULL);
+}
+
+int
+hermon_cmd_sw2hw_mpt(struct hermon_cmd *c, uint32_t index, const struct hermon_prm_mpt *in)
+{
+	return cmd_run(c, in, sizeof(*in), NULL, 0, 0, index, 0, HERMON_CMD_SW2HW_MPT,
+		       NULL);
+}
+
+int
+hermon_cmd_hw2sw_mpt(struct hermon_cmd *c, uint32_t index)
+{
+	return cmd_run(c, NULL, 0, NULL, 0, 0, index, 1, HERMON_CMD_HW2SW_MPT, NULL);
+}
+
+int
+hermon_cmd_sw2hw_cq(struct hermon_cmd *c, uint32_t cqn,
+		    const struct hermon_prm_completion_queue_context *in)
+{
+	return cmd_run(c, in, sizeof(*in), NULL, 0, 0, cqn, 0, HERMON_CMD_SW2HW_CQ, NULL);
+}
+
+int
+hermon_cmd_hw2sw_cq(struct hermon_cmd *c, uint32_t cqn)
+{
+	/* op_mod 1: no output mailbox */
+	return cmd_run(c, NULL, 0, NULL, 0, 0, cqn, 1, HERMON_CMD_HW2SW_CQ, NULL);
+}
+
+int
+hermon_cmd_query_cq(struct hermon_cmd *c, uint32_t cqn,
+		    struct hermon_prm_completion_queue_context *out)
+{
+	return cmd_run(c, NULL, 0, out, sizeof(*out), 0, cqn, 0, HERMON_CMD_QUERY_CQ,
+		       NULL);
+}
+
+int
+hermon_cmd_resize_cq(struct hermon_cmd *c, uint32_t cqn,
+		     const struct hermon_prm_resize_cq *in)
+{
+	/* MODIFY_CQ op_mod 0 is the resize */
+	return cmd_run(c, in, sizeof(*in), NULL, 0, 0, cqn, 0, HERMON_CMD_MODIFY_CQ,
+		       NULL);
+}
+
+int
+hermon_cmd_sw2hw_srq(struct hermon_cmd *c, uint32_t srqn,
+		     const struct hermon_prm_srq_context *in)
+{
+	return cmd_run(c, in, sizeof(*in), NULL, 0, 0, srqn, 0, HERMON_CMD_SW2HW_SRQ,
+		       NULL);
+}
+
+int
+hermon_cmd_hw2sw_srq(struct hermon_cmd *c, uint32_t srqn)
+{
+	return cmd_run(c, NULL, 0, NULL, 0, 0, srqn, 1, HERMON_CMD_HW2SW_SRQ, NULL);
+}
+
+int
+hermon_cmd_query_srq(struct hermon_cmd *c, uint32_t srqn,
+		     struct hermon_prm_srq_context *out)
+{
+	return cmd_run(c, NULL, 0, out, sizeof(*out), 0, srqn, 0, HERMON_CMD_QUERY_SRQ,
+		       NULL);
+}
+
+int
+hermon_cmd_arm_srq(struct hermon_cmd *c, uint32_t srqn, uint32_t lwm)
+{
+	return cmd_run(c, NULL, 0, NULL, 0, lwm, srqn, 0, HERMON_CMD_ARM_SRQ, NULL);
+}
+
+int
+hermon_cmd_qp_modify(struct hermon_cmd *c, uint16_t opcode, uint32_t in_mod,
+		     uint8_t op_mod, const struct hermon_prm_qp_ee_state_transitions *in)
+{
+	return cmd_run(c, in, in != NULL ? sizeof(*in) : 0, NULL, 0, 0, in_mod, op_mod,
+		       opcode, NULL);
+}
+
+int
+hermon_cmd_query_qp(struct hermon_cmd *c, uint32_t qpn,
+		    struct hermon_prm_qp_ee_state_transitions *out)
+{
+	return cmd_run(c, NULL, 0, out, sizeof(*out), 0, qpn, 0, HERMON_CMD_QUERY_QP,
+		       NULL);
+}
+
+int
+hermon_cmd_set_port_gids(struct hermon_cmd *c, uint8_t port, bool eth,
+			 const struct hermon_gid_table_mbox *in)
+{
+	return cmd_run(c, in, sizeof(*in), NULL, 0, 0,
+		       port | (HERMON_SET_PORT_GID_TABLE << 8), eth ? 1 : 0,
+		       HERMON_CMD_SET_PORT, NULL);
+}
+
+int
+hermon_cmd_query_port(struct hermon_cmd *c, uint8_t port, struct hermon_prm_query_port *out)
+{
+	return cmd_run(c, NULL, 0, out, sizeof(*out), 0, port, 0, HERMON_CMD_QUERY_PORT,
+		       NULL);
 }

@@ -95,4 +95,34 @@ int hermon_cmd_query_eq(struct hermon_cmd *c, uint32_t eqn,
 int hermon_cmd_map_eq(struct hermon_cmd *c, uint32_t eqn, uint64_t mask,
 		      bool unmap);
 
+/* Objects (part 2). @out may be NULL where the command allows it. */
+struct hermon_gid_table_mbox;
+struct hermon_prm_query_port;
+int hermon_cmd_sw2hw_mpt(struct hermon_cmd *c, uint32_t index,
+			 const struct hermon_prm_mpt *in);
+int hermon_cmd_hw2sw_mpt(struct hermon_cmd *c, uint32_t index);
+int hermon_cmd_sw2hw_cq(struct hermon_cmd *c, uint32_t cqn,
+			const struct hermon_prm_completion_queue_context *in);
+int hermon_cmd_hw2sw_cq(struct hermon_cmd *c, uint32_t cqn);
+int hermon_cmd_query_cq(struct hermon_cmd *c, uint32_t cqn,
+			struct hermon_prm_completion_queue_context *out);
+int hermon_cmd_resize_cq(struct hermon_cmd *c, uint32_t cqn,
+			 const struct hermon_prm_resize_cq *in);
+int hermon_cmd_sw2hw_srq(struct hermon_cmd *c, uint32_t srqn,
+			 const struct hermon_prm_srq_context *in);
+int hermon_cmd_hw2sw_srq(struct hermon_cmd *c, uint32_t srqn);
+int hermon_cmd_query_srq(struct hermon_cmd *c, uint32_t srqn,
+			 struct hermon_prm_srq_context *out);
+int hermon_cmd_arm_srq(struct hermon_cmd *c, uint32_t srqn, uint32_t lwm);
+/* A QP transition (RST2INIT ... SQD2RTS) with its mailbox; @in NULL for
+ * the ones that take none (2ERR, RTS2SQD, 2RST). */
+int hermon_cmd_qp_modify(struct hermon_cmd *c, uint16_t opcode, uint32_t in_mod,
+			 uint8_t op_mod, const struct hermon_prm_qp_ee_state_transitions *in);
+int hermon_cmd_query_qp(struct hermon_cmd *c, uint32_t qpn,
+			struct hermon_prm_qp_ee_state_transitions *out);
+int hermon_cmd_set_port_gids(struct hermon_cmd *c, uint8_t port, bool eth,
+			     const struct hermon_gid_table_mbox *in);
+int hermon_cmd_query_port(struct hermon_cmd *c, uint8_t port,
+			  struct hermon_prm_query_port *out);
+
 #endif /* HERMON_CMD_H */

@@ -4,8 +4,8 @@
 
 /*
  * The "hermon" provider: probe (devargs, bus, bring-up in firmware order),
- * teardown in reverse, and the device/port queries. Object ops (PD, MR,
- * CQ, QP, ...) are left NULL until part 2: the library answers -ENOTSUP.
+ * teardown in reverse, the device/port/GID queries, and the object and
+ * fast-path entry points (hermon_obj.h).
  */
 
 #include <errno.h>
@@ -19,6 +19,7 @@
 #include "prdma_provider.h"
 #include "hermon_dev.h"
 #include "hermon_logs.h"
+#include "hermon_obj.h"
 
 int
 hermon_ports_init(struct hermon_dev *hd)
@@ -138,6 +139,7 @@ hermon_dev_remove(struct prdma_dev *dev)
 	hermon_icm_unmap(hd);
 	hermon_fw_stop(hd);
 	hermon_dev_release(hd);
+	hermon_res_fini(hd);
 	hermon_dev_free(hd);
 	dev->priv = NULL;
 }
@@ -213,7 +215,18 @@ hermon_dev_query(struct prdma_dev *dev, struct prdma_dev_attr *attr)
 	attr->phys_port_cnt = c->num_ports;
 	attr->transport = hd->port[0].type == HERMON_PORT_TYPE_IB ?
 		PRDMA_TRANSPORT_IB : PRDMA_TRANSPORT_ROCE_V1;
+	attr->node_guid = ((uint64_t)hd->port[0].gid[8] << 56) |
+		((uint64_t)hd->port[0].gid[9] << 48) | ((uint64_t)hd->port[0].gid[10] << 40) |
+		((uint64_t)hd->port[0].gid[11] << 32) | ((uint64_t)hd->port[0].gid[12] << 24) |
+		((uint64_t)hd->port[0].gid[13] << 16) | ((uint64_t)hd->port[0].gid[14] << 8) |
+		hd->port[0].gid[15];
+	attr->sys_image_guid = attr->node_guid;
+	attr->max_inline_data = hermon_inline_room(64, 1024);
+	attr->max_inline_data = RTE_MIN(attr->max_inline_data, 1008u - 64 - 16);
+	attr->max_qp_wr = lim(c->log_max_qp_sz) - 33;
 	attr->flags = PRDMA_DEV_CAP_IN_ORDER_DMA | PRDMA_DEV_CAP_LOOPBACK_CONN |
+		PRDMA_DEV_CAP_CQ_RESIZE | PRDMA_DEV_CAP_SEND_INV |
+		(c->mw ? PRDMA_DEV_CAP_MW_TYPE2 : 0) |
 		(c->rc ? PRDMA_DEV_CAP_RC : 0) | (c->uc ? PRDMA_DEV_CAP_UC : 0) |
 		(c->ud ? PRDMA_DEV_CAP_UD : 0) | (c->srq ? PRDMA_DEV_CAP_SRQ : 0) |
 		(c->atomic ? PRDMA_DEV_CAP_ATOMIC : 0) |
@@ -247,6 +260,7 @@ hermon_port_query(struct prdma_dev *dev, uint8_t port, struct prdma_port_attr *a
 	attr->gid_tbl_len = lim(hd->caps.log_max_gid);
 	attr->pkey_tbl_len = (uint16_t)RTE_MIN(lim(hd->caps.log_max_pkey), 0xffffu);
 	attr->max_msg_sz = lim(hd->caps.log_max_msg);
+	memcpy(attr->mac.addr_bytes, p->mac, 6);
 	attr->port_cap_flags = PRDMA_PORT_CAP_CM_SUP |
 		(p->type == HERMON_PORT_TYPE_ETH ? PRDMA_PORT_CAP_IP_BASED_GIDS : 0);
 	return 0;
@@ -263,13 +277,14 @@ hermon_gid_query(struct prdma_dev *dev, uint8_t port, uint32_t index,
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
-	/*
-	 * The GID table is programmed by the driver (SET_PORT, part 2); until
-	 * an entry is set it is empty.
-	 */
+	/* entry 0 is what SET_PORT programmed; the others are empty */
 	memset(gid, 0, sizeof(*gid));
-	rte_errno = ENOENT;
-	return -ENOENT;
+	if (index != 0 || !hd->port[port - 1].gid_set) {
+		rte_errno = ENOENT;
+		return -ENOENT;
+	}
+	memcpy(gid->raw, hd->port[port - 1].gid, 16);
+	return 0;
 }
 
 static const struct prdma_dev_ops hermon_dev_ops = {
@@ -278,6 +293,27 @@ static const struct prdma_dev_ops hermon_dev_ops = {
 	.dev_progress = hermon_dev_progress,
 	.port_query = hermon_port_query,
 	.gid_query = hermon_gid_query,
+	.pd_alloc = hermon_pd_alloc,
+	.pd_free = hermon_pd_free,
+	.mr_reg = hermon_mr_reg,
+	.mr_dereg = hermon_mr_dereg,
+	.mw_alloc = hermon_mw_alloc,
+	.mw_dealloc = hermon_mw_dealloc,
+	.cq_create = hermon_cq_create,
+	.cq_destroy = hermon_cq_destroy,
+	.cq_resize = hermon_cq_resize,
+	.cq_arm = hermon_cq_arm,
+	.srq_create = hermon_srq_create,
+	.srq_modify = hermon_srq_modify,
+	.srq_query = hermon_srq_query,
+	.srq_destroy = hermon_srq_destroy,
+	.qp_create = hermon_qp_create,
+	.qp_modify = hermon_qp_modify,
+	.qp_query = hermon_qp_query,
+	.qp_destroy = hermon_qp_destroy,
+	.ah_create = hermon_ah_create,
+	.ah_modify = hermon_ah_modify,
+	.ah_destroy = hermon_ah_destroy,
 };
 
 static int
@@ -326,20 +362,35 @@ hermon_probe(struct prdma_dev *dev, const char *args)
 	ret = hermon_ports_init(hd);
 	if (ret < 0)
 		goto err_eq;
+	ret = hermon_res_init(hd);
+	if (ret < 0)
+		goto err_ports;
+	ret = hermon_ports_gid_init(hd);
+	if (ret < 0)
+		goto err_res;
 
 	dev->priv = hd;
 	dev->ops = &hermon_dev_ops;
 	dev->obj_size = (struct prdma_obj_size){
-		.pd = sizeof(struct prdma_pd), .mr = sizeof(struct prdma_mr),
-		.mw = sizeof(struct prdma_mw), .cq = sizeof(struct prdma_cq),
-		.srq = sizeof(struct prdma_srq), .qp = sizeof(struct prdma_qp),
-		.ah = sizeof(struct prdma_ah),
+		.pd = sizeof(struct hermon_pd), .mr = sizeof(struct hermon_mr),
+		.mw = sizeof(struct hermon_mw), .cq = sizeof(struct hermon_cq),
+		.srq = sizeof(struct hermon_srq), .qp = sizeof(struct hermon_qp),
+		.ah = sizeof(struct hermon_ah),
 	};
+	dev->fp.post_send = hermon_post_send;
+	dev->fp.post_recv = hermon_post_recv;
+	dev->fp.post_srq_recv = hermon_post_srq_recv;
+	dev->fp.poll_cq = hermon_poll_cq;
+	dev->fp.peek_cq = hermon_peek_cq;
 	HERMON_LOG(INFO, "%s: %s (0x%04x) on %s, firmware %u.%u.%u, %u port(s)",
 		   dev->name, hd->bus.part, hd->bus.device_id, hd->bus.ops->name,
 		   hd->fw.major, hd->fw.minor, hd->fw.subminor, hd->caps.num_ports);
 	return 0;
 
+err_res:
+	hermon_res_fini(hd);
+err_ports:
+	hermon_ports_close(hd);
 err_eq:
 	hermon_eq_destroy(hd);
 err_hca:

@@ -105,9 +105,24 @@ struct hermon_eq {
 
 struct hermon_port {
 	uint32_t type;                   /**< SENSE_PORT: 1 IB, 2 Ethernet */
+	uint8_t mac[6];                  /**< QUERY_PORT */
+	bool gid_set;                    /**< GID 0 programmed with SET_PORT */
+	uint8_t gid[16];                 /**< GID table entry 0 */
 	uint8_t state;                   /**< enum prdma_port_state */
 	bool up;                         /**< INIT_PORT done */
 };
+
+/* An index allocator: one bit per object (control path). */
+struct hermon_bitmap {
+	uint64_t *bits;
+	uint32_t n;                      /**< indices [first, n) */
+	uint32_t first;                  /**< reserved below it */
+	uint32_t next;                   /**< next-fit cursor: late reuse */
+};
+
+struct hermon_qp;
+struct hermon_cq;
+struct hermon_srq;
 
 struct hermon_dev {
 	struct prdma_dev *pdev;
@@ -126,6 +141,18 @@ struct hermon_dev {
 	bool fatal;
 	uint32_t catas_syndrome;
 	pthread_mutex_t ev_lock;         /**< EQ polling: progress vs queries */
+
+	/* objects (part 2) */
+	struct hermon_bitmap pds, mpts, cqs, srqs, qps;
+	uint64_t *mtt_bits;              /**< one bit per MTT entry */
+	uint32_t mtt_n;
+	uint8_t *mpt_key;                /**< rotating key byte per dMPT index */
+	uint8_t *mpt_dma;                /**< dMPT index holds a DMA MR */
+	struct hermon_qp **qp_table;     /**< by QPN (guarded by ev_lock) */
+	struct hermon_cq **cq_table;
+	struct hermon_srq **srq_table;
+	uint8_t *uar;                    /**< the UAR page of QPs and CQs */
+	bool iova_is_va;                 /**< DMA MR addresses need no translation */
 };
 
 /* hermon_fw.c */

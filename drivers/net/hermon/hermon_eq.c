@@ -19,12 +19,13 @@
 #include "hermon_dev.h"
 #include "hermon_logs.h"
 #include "hermon_mmio.h"
+#include "hermon_obj.h"
 
 #define HERMON_EQ_LOG_SIZE 6
 #define HERMON_EQE_SIZE    HERMON_PRM_SIZE(event_queue_entry)
 
-/* Every asynchronous event type; completions and command events excluded. */
-#define HERMON_ASYNC_EVENTS ( \
+/* Every event type but command completions: one EQ serves them all. */
+#define HERMON_ASYNC_EVENTS (RTE_BIT64(HERMON_EV_COMP) | \
 	RTE_BIT64(HERMON_EV_PATH_MIG) | RTE_BIT64(HERMON_EV_COMM_EST) | \
 	RTE_BIT64(HERMON_EV_SQ_DRAINED) | RTE_BIT64(HERMON_EV_CQ_ERROR) | \
 	RTE_BIT64(HERMON_EV_WQ_CATAS) | RTE_BIT64(HERMON_EV_PATH_MIG_FAILED) | \
@@ -148,6 +149,67 @@ eq_port_change(struct hermon_dev *hd, const struct hermon_prm_event_queue_entry 
 	prdma_dev_raise_event(hd->pdev, &ev);
 }
 
+static uint32_t
+eqe_word(const struct hermon_prm_event_queue_entry *e, unsigned int i)
+{
+	return rte_be_to_cpu_32(e->dw[1 + i]);
+}
+
+/* QP, CQ and SRQ events -> the library's asynchronous events. */
+static void
+eq_object_event(struct hermon_dev *hd, uint32_t type,
+		const struct hermon_prm_event_queue_entry *e)
+{
+	uint32_t num = eqe_word(e, 0) & 0xffffff;
+	struct prdma_async_event ev;
+	struct hermon_qp *qp = NULL;
+
+	memset(&ev, 0, sizeof(ev));
+	switch (type) {
+	case HERMON_EV_CQ_ERROR:
+		if (num >= hd->cqs.n || hd->cq_table[num] == NULL)
+			return;
+		ev.type = PRDMA_EVENT_CQ_ERR;
+		ev.element.cq = &hd->cq_table[num]->pub;
+		ev.syndrome = eqe_word(e, 2) & 0xff;
+		prdma_dev_raise_event(hd->pdev, &ev);
+		return;
+	case HERMON_EV_SRQ_LIMIT:
+	case HERMON_EV_SRQ_CATAS:
+		if (num >= hd->srqs.n || hd->srq_table[num] == NULL)
+			return;
+		ev.type = type == HERMON_EV_SRQ_LIMIT ? PRDMA_EVENT_SRQ_LIMIT_REACHED :
+			PRDMA_EVENT_SRQ_ERR;
+		ev.element.srq = &hd->srq_table[num]->pub;
+		prdma_dev_raise_event(hd->pdev, &ev);
+		return;
+	default:
+		break;
+	}
+	if (num < hd->qps.n)
+		qp = hd->qp_table[num];
+	if (qp == NULL)
+		return;
+	switch (type) {
+	case HERMON_EV_PATH_MIG: ev.type = PRDMA_EVENT_PATH_MIG; break;
+	case HERMON_EV_COMM_EST: ev.type = PRDMA_EVENT_COMM_EST; break;
+	case HERMON_EV_SQ_DRAINED: ev.type = PRDMA_EVENT_SQ_DRAINED; break;
+	case HERMON_EV_WQ_CATAS: ev.type = PRDMA_EVENT_QP_FATAL; break;
+	case HERMON_EV_PATH_MIG_FAILED: ev.type = PRDMA_EVENT_PATH_MIG_ERR; break;
+	case HERMON_EV_WQ_INVAL_REQ: ev.type = PRDMA_EVENT_QP_REQ_ERR; break;
+	case HERMON_EV_WQ_ACCESS_ERR: ev.type = PRDMA_EVENT_QP_ACCESS_ERR; break;
+	case HERMON_EV_SRQ_LAST_WQE: ev.type = PRDMA_EVENT_QP_LAST_WQE_REACHED; break;
+	default:
+		return;
+	}
+	if (type == HERMON_EV_WQ_CATAS || type == HERMON_EV_WQ_INVAL_REQ ||
+	    type == HERMON_EV_WQ_ACCESS_ERR)
+		qp->pub.state = PRDMA_QPS_ERR;
+	ev.element.qp = &qp->pub;
+	ev.qp_num = num;
+	prdma_dev_raise_event(hd->pdev, &ev);
+}
+
 int
 hermon_eq_poll(struct hermon_dev *hd)
 {
@@ -171,6 +233,17 @@ hermon_eq_poll(struct hermon_dev *hd)
 			break;
 		case HERMON_EV_LOCAL_CATAS:
 			hermon_fw_check_catas(hd);
+			break;
+		case HERMON_EV_COMP:
+			hermon_cq_event(hd, eqe_word(e, 0) & 0xffffff);
+			break;
+		case HERMON_EV_PATH_MIG: case HERMON_EV_COMM_EST:
+		case HERMON_EV_SQ_DRAINED: case HERMON_EV_CQ_ERROR:
+		case HERMON_EV_WQ_CATAS: case HERMON_EV_PATH_MIG_FAILED:
+		case HERMON_EV_WQ_INVAL_REQ: case HERMON_EV_WQ_ACCESS_ERR:
+		case HERMON_EV_SRQ_CATAS: case HERMON_EV_SRQ_LAST_WQE:
+		case HERMON_EV_SRQ_LIMIT:
+			eq_object_event(hd, type, e);
 			break;
 		default:
 			HERMON_LOG(DEBUG, "%s: event 0x%02x (no object handles it yet)",

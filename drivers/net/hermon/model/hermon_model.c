@@ -34,8 +34,13 @@ hm_thread(void *arg)
 	while (!m->stop) {
 		uint64_t before = m->commands + m->resets;
 
-		if (!m->paused)
+		if (!m->paused) {
+			hm_wire_lock();
 			hm_cmd_poll(m);
+			if (hm_exec_poll(m) != 0)
+				idle = 0;
+			hm_wire_unlock();
+		}
 		if (m->commands + m->resets != before)
 			idle = 0;
 		pthread_mutex_unlock(&m->lock);
@@ -47,6 +52,26 @@ hm_thread(void *arg)
 	}
 	pthread_mutex_unlock(&m->lock);
 	return NULL;
+}
+
+/* A locally administered MAC per port, stable for a model's name. */
+static void
+hm_mac_init(struct hermon_model *m)
+{
+	uint32_t h = 2166136261u;
+	const char *c;
+	unsigned int p;
+
+	for (c = m->name; *c != '\0'; c++)
+		h = (h ^ (uint8_t)*c) * 16777619u;
+	for (p = 0; p < 2; p++) {
+		m->mac[p][0] = 0x02;
+		m->mac[p][1] = 0xc9;
+		m->mac[p][2] = (uint8_t)(h >> 24);
+		m->mac[p][3] = (uint8_t)(h >> 16);
+		m->mac[p][4] = (uint8_t)(h >> 8);
+		m->mac[p][5] = (uint8_t)((h & 0xf0) | (p + 1));
+	}
 }
 
 static void
@@ -88,6 +113,18 @@ hermon_model_create(const struct hermon_model_conf *conf)
 	if (m->conf.port_type == 0)
 		m->conf.port_type = HERMON_PORT_TYPE_ETH;
 	m->refs = 1;
+	if (conf->link != NULL) {
+		if (conf->link[0] == '\0' || strlen(conf->link) >= sizeof(m->link) ||
+		    conf->side > 1) {
+			free(m);
+			rte_errno = EINVAL;
+			return NULL;
+		}
+		snprintf(m->link, sizeof(m->link), "%s", conf->link);
+		m->side = conf->side;
+	}
+	m->conf.link = m->link;
+	hm_mac_init(m);
 	m->bar0 = aligned_alloc(HERMON_UAR_PAGE_SIZE, HERMON_BAR_CFG_SIZE);
 	m->bar2 = aligned_alloc(HERMON_UAR_PAGE_SIZE, HM_UAR_BAR_SIZE);
 	if (m->bar0 == NULL || m->bar2 == NULL) {
@@ -117,6 +154,7 @@ hermon_model_create(const struct hermon_model_conf *conf)
 	}
 	TAILQ_INSERT_TAIL(&models, m, next);
 	pthread_mutex_unlock(&models_lock);
+	hm_link_attach(m);
 	HM_LOG(INFO, m, "created (device 0x%04x, %u port(s))",
 	       m->conf.device_id, m->conf.ports);
 	return m;
@@ -167,6 +205,8 @@ hermon_model_put(struct hermon_model *m)
 	m->stop = true;
 	pthread_mutex_unlock(&m->lock);
 	pthread_join(m->thread, NULL);
+	hm_link_detach(m);
+	hm_obj_free(m);
 	hm_maps_clear(&m->fa);
 	hm_maps_clear(&m->aux);
 	hm_maps_clear(&m->icm);
@@ -252,7 +292,9 @@ hermon_model_step(struct hermon_model *m)
 
 	pthread_mutex_lock(&m->lock);
 	before = m->commands + m->resets;
+	hm_wire_lock();
 	hm_cmd_poll(m);
+	hm_wire_unlock();
 	before = m->commands + m->resets - before;
 	pthread_mutex_unlock(&m->lock);
 	return before != 0;
@@ -365,6 +407,20 @@ hermon_model_get_state(struct hermon_model *m, struct hermon_model_state *st)
 	st->last_opcode = m->last_opcode;
 	st->last_status = m->last_status;
 	pthread_mutex_unlock(&m->lock);
+	return 0;
+}
+
+int
+hermon_model_get_stats(struct hermon_model *m, struct hermon_model_stats *st)
+{
+	if (m == NULL || st == NULL)
+		return -EINVAL;
+	hm_wire_lock();
+	st->wqes = m->exec_work;
+	st->rnr_naks = m->rnr_naks;
+	st->timeouts = m->timeouts;
+	st->drops = m->drops;
+	hm_wire_unlock();
 	return 0;
 }
 

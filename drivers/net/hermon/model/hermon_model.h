@@ -36,6 +36,12 @@ struct hermon_model_conf {
 	uint16_t device_id;        /**< PCI device id (0: 0x1003, ConnectX-3) */
 	uint8_t ports;             /**< 1 or 2 (0: 1) */
 	uint8_t port_type;         /**< SENSE_PORT answer: 1 IB, 2 Ethernet (0: 2) */
+	/**
+	 * Cable: models created with the same link name and sides 0 and 1
+	 * are joined port to port (NULL: no cable; the ports still loop back).
+	 */
+	const char *link;
+	uint8_t side;              /**< 0 or 1 */
 };
 
 /** ICM tables the model knows once INIT_HCA has told it their bases. */
@@ -116,6 +122,22 @@ void hermon_model_fault_clear(struct hermon_model *m);
 
 /** Snapshot of the firmware state. */
 int hermon_model_get_state(struct hermon_model *m, struct hermon_model_state *st);
+
+/**
+ * Join two models with a cable (or cut it with @p b NULL). Packets from one
+ * model's QPs reach the QPs of the model whose GID table holds the
+ * destination GID: itself or the other end.
+ */
+int hermon_model_connect(struct hermon_model *a, struct hermon_model *b);
+
+/** Data-path statistics of the model. */
+struct hermon_model_stats {
+	uint64_t wqes;             /**< send WQEs executed or flushed */
+	uint64_t rnr_naks;         /**< RNR NAKs answered */
+	uint64_t timeouts;         /**< transport timeouts (no responder) */
+	uint64_t drops;            /**< UD/UC messages dropped at a responder */
+};
+int hermon_model_get_stats(struct hermon_model *m, struct hermon_model_stats *st);
 
 /** Name of a table ("QPC", ...). */
 const char *hermon_model_table_name(enum hermon_model_table t);

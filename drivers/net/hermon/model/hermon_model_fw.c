@@ -35,6 +35,8 @@ hm_fw_reset(struct hermon_model *m)
 	m->ports_up = 0;
 	m->eq_hw = 0;
 	memset(m->eq_mask, 0, sizeof(m->eq_mask));
+	hm_obj_free(m);
+	memset(m->gid, 0, sizeof(m->gid));
 	m->resets++;
 	/* the reset register reads back 0 once the device is out of reset */
 	*(volatile uint32_t *)(m->bar0 + HERMON_RESET_OFFSET) = 0;

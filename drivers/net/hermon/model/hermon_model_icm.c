@@ -155,6 +155,8 @@ hm_icm_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled)
 		if (c->op_mod == 0 && (m->eq_hw != 0 || m->ports_up != 0))
 			return HERMON_STAT_RESOURCE_BUSY;
 		m->hca_init = false;
+		hm_obj_free(m);
+		memset(m->gid, 0, sizeof(m->gid));
 		m->eq_hw = 0;
 		m->ports_up = 0;
 		memset(m->eq_mask, 0, sizeof(m->eq_mask));

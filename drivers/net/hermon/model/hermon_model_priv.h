@@ -17,6 +17,7 @@
 #include "hermon_model.h"
 #include "../hermon_prm.h"
 #include "../hermon_regs.h"
+#include "../hermon_prm_ext.h"
 
 extern int hermon_model_logtype;
 
@@ -73,6 +74,45 @@ struct hm_cmd {
 	uint16_t token;
 };
 
+/* Model-private runtime of one QP (what silicon keeps beside the QPC). */
+struct hm_qp_rt {
+	bool active;                  /* left RESET: scanned by the engine */
+	bool comm_est;                /* COMM_EST already raised */
+	uint8_t rnr_tries;            /* RNR NAKs taken by the head WQE */
+	uint8_t retry_tries;          /* transport timeouts of the head WQE */
+	uint64_t wait_until;          /* TSC before which the head WQE waits */
+};
+
+struct hm_cq_rt {
+	bool hw;                      /* SW2HW_CQ done */
+	uint8_t armed;                /* HERMON_CQ_DB_REQ_NOT[_SOL] or 0 */
+	uint32_t arm_seen;            /* last arm word taken from the record */
+};
+
+struct hm_srq_rt {
+	bool hw;
+	uint16_t head;                /* next WQE the device takes */
+};
+
+/* Per-model object runtime, sized from INIT_HCA's table sizes. */
+struct hm_objs {
+	uint32_t nqp, ncq, nsrq;
+	struct hm_qp_rt *qp;
+	struct hm_cq_rt *cq;
+	struct hm_srq_rt *srq;
+	uint32_t *active;             /* QPNs out of RESET */
+	uint32_t nactive;
+};
+
+#define HM_QPC_ENTRY 256
+#define HM_CQC_ENTRY 64
+#define HM_SRQC_ENTRY 64
+#define HM_MPT_ENTRY 64
+#define HM_MTT_ENTRY 8
+#define HM_CQE_SIZE 32
+#define HM_RSVD_MTT_ENTRIES 16
+#define HM_RSVD_MPTS 16
+
 struct hermon_model {
 	TAILQ_ENTRY(hermon_model) next;
 	char name[64];
@@ -110,7 +150,21 @@ struct hermon_model {
 	uint64_t commands;
 	uint16_t last_opcode;
 	uint8_t last_status;
+
+	/* execution half */
+	struct hm_objs obj;
+	struct hermon_model *peer;            /* the other end of the cable */
+	char link[32];                        /* cable name, "" if none */
+	uint8_t side;
+	uint8_t mac[2][6];
+	uint8_t gid[2][HERMON_GID_TABLE_LEN][16];
+	uint64_t exec_work;                   /* WQEs and flushes done */
+	uint64_t rnr_naks, timeouts, drops;
 };
+
+/* Every QP/CQ/SRQ/MPT command and every data-path step runs under it. */
+void hm_wire_lock(void);
+void hm_wire_unlock(void);
 
 /* hermon_model_dma.c: host memory by IOVA, ICM by ICM address. */
 void *hm_dma_ptr(rte_iova_t iova, size_t len);
@@ -131,6 +185,55 @@ uint8_t hm_eq_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled);
 /* hermon_model_fw.c */
 void hm_fw_reset(struct hermon_model *m);
 void hm_fw_raise_catas(struct hermon_model *m, uint32_t syndrome);
+
+/* hermon_model_obj.c: MPT, CQ, SRQ, QP and port commands. */
+uint8_t hm_obj_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled);
+void hm_obj_free(struct hermon_model *m);
+struct hermon_prm_queue_pair_ee_context_entry *hm_qpc(struct hermon_model *m,
+						       uint32_t qpn);
+struct hermon_prm_completion_queue_context *hm_cqc(struct hermon_model *m,
+						    uint32_t cqn);
+struct hermon_prm_srq_context *hm_srqc(struct hermon_model *m, uint32_t srqn);
+struct hermon_prm_mpt *hm_mpt(struct hermon_model *m, uint32_t index);
+/* Host pointer of byte @off of a queue mapped by an MTT run. */
+void *hm_queue_ptr(struct hermon_model *m, uint64_t mtt_addr, uint32_t log2_pg,
+		   uint64_t off, size_t len);
+
+/* hermon_model_mem.c: keys, translation, copies. */
+struct hm_seg {
+	uint64_t addr;
+	uint32_t len;
+	uint32_t key;
+	const uint8_t *direct;        /* inline data: no key, no translation */
+};
+#define HM_ACC_LR  RTE_BIT32(0)
+#define HM_ACC_LW  RTE_BIT32(1)
+#define HM_ACC_RR  RTE_BIT32(2)
+#define HM_ACC_RW  RTE_BIT32(3)
+#define HM_ACC_AT  RTE_BIT32(4)
+/* 0 when @key may access [addr, addr+len) with @acc from PD @pd (QP @qpn). */
+int hm_key_check(struct hermon_model *m, uint32_t key, uint32_t pd, uint64_t addr,
+		 uint64_t len, uint32_t acc, uint32_t qpn);
+/* Host pointer for up to *len bytes at @addr through @key (checked before). */
+void *hm_xlate(struct hermon_model *m, uint32_t key, uint64_t addr, uint32_t *len);
+/* Copy @len bytes from segments of @sm to segments of @dm. */
+int hm_copy(struct hermon_model *dm, const struct hm_seg *dst, uint32_t nd,
+	    struct hermon_model *sm, const struct hm_seg *src, uint32_t ns,
+	    uint32_t len);
+
+/* hermon_model_cq.c: CQE writing, arming, completion events. */
+void hm_cq_push(struct hermon_model *m, uint32_t cqn,
+		struct hermon_prm_completion_queue_entry *cqe, bool solicited);
+
+/* hermon_model_exec.c: the send and receive engines. */
+unsigned int hm_exec_poll(struct hermon_model *m);
+
+/* hermon_model_link.c: cables between models. */
+void hm_link_attach(struct hermon_model *m);
+void hm_link_detach(struct hermon_model *m);
+/* The model (m itself or its peer) whose port owns @gid; *port set. */
+struct hermon_model *hm_route(struct hermon_model *m, const uint8_t gid[16],
+			      uint8_t *port);
 
 /* hermon_model_eq.c: post an event to the EQ its type is mapped to. */
 void hm_eq_post(struct hermon_model *m, uint8_t type, uint8_t subtype,

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+/*
+ * Fast path, polling: a CQE belongs to software when its owner bit equals
+ * the wrap parity of the consumer index; its fields are read only after
+ * that bit. The consumer index is published once per poll call through the
+ * CQ doorbell record. Error syndromes become completion statuses through
+ * one table.
+ */
+
+#include <string.h>
+
+#include <rte_byteorder.h>
+
+#include "hermon_barrier.h"
+#include "hermon_obj.h"
+
+#define CQE_SZ 32
+
+/*
+ * The one table: CQE syndrome -> completion status (§6.9). No syndrome
+ * means success, so an entry left 0 is a syndrome the PRM does not list.
+ */
+static const uint8_t hermon_synd_status[256] = {
+	[HERMON_SYND_LOC_LEN] = PRDMA_WC_LOC_LEN_ERR,
+	[HERMON_SYND_LOC_QP_OP] = PRDMA_WC_LOC_QP_OP_ERR,
+	[HERMON_SYND_LOC_PROT] = PRDMA_WC_LOC_PROT_ERR,
+	[HERMON_SYND_FLUSH] = PRDMA_WC_WR_FLUSH_ERR,
+	[HERMON_SYND_MW_BIND] = PRDMA_WC_MW_BIND_ERR,
+	[HERMON_SYND_BAD_RESP] = PRDMA_WC_BAD_RESP_ERR,
+	[HERMON_SYND_LOC_ACCESS] = PRDMA_WC_LOC_ACCESS_ERR,
+	[HERMON_SYND_REM_INV_REQ] = PRDMA_WC_REM_INV_REQ_ERR,
+	[HERMON_SYND_REM_ACCESS] = PRDMA_WC_REM_ACCESS_ERR,
+	[HERMON_SYND_REM_OP] = PRDMA_WC_REM_OP_ERR,
+	[HERMON_SYND_RETRY_EXC] = PRDMA_WC_RETRY_EXC_ERR,
+	[HERMON_SYND_RNR_RETRY_EXC] = PRDMA_WC_RNR_RETRY_EXC_ERR,
+	[HERMON_SYND_REM_ABORT] = PRDMA_WC_REM_ABORT_ERR,
+};
+
+static __rte_always_inline enum prdma_wc_status
+synd_status(uint8_t synd)
+{
+	uint8_t st = hermon_synd_status[synd];
+
+	return st != 0 ? (enum prdma_wc_status)st : PRDMA_WC_GENERAL_ERR;
+}
+
+/* Requester CQE opcode -> completion opcode. */
+static const uint8_t hermon_send_wc[32] = {
+	[HERMON_WQE_SEND_INVAL] = PRDMA_WC_SEND,
+	[HERMON_WQE_RDMA_WRITE] = PRDMA_WC_RDMA_WRITE,
+	[HERMON_WQE_RDMA_WRITE_IMM] = PRDMA_WC_RDMA_WRITE,
+	[HERMON_WQE_SEND] = PRDMA_WC_SEND,
+	[HERMON_WQE_SEND_IMM] = PRDMA_WC_SEND,
+	[HERMON_WQE_RDMA_READ] = PRDMA_WC_RDMA_READ,
+	[HERMON_WQE_ATOMIC_CS] = PRDMA_WC_COMP_SWAP,
+	[HERMON_WQE_ATOMIC_FA] = PRDMA_WC_FETCH_ADD,
+	[HERMON_WQE_BIND_MW] = PRDMA_WC_BIND_MW,
+	[HERMON_WQE_LOCAL_INVAL] = PRDMA_WC_LOCAL_INV,
+};
+
+static __rte_always_inline uint32_t
+get32(const uint8_t *p)
+{
+	return rte_be_to_cpu_32(*(const rte_be32_t *)p);
+}
+
+static __rte_always_inline uint16_t
+get16(const uint8_t *p)
+{
+	return rte_be_to_cpu_16(*(const rte_be16_t *)p);
+}
+
+/* Receive side of a CQE: whose WQE it was, and the flags. */
+static void
+poll_recv(struct hermon_qp *qp, const uint8_t *e, uint8_t op, uint16_t ctr,
+	  struct prdma_wc *wc)
+{
+	struct hermon_srq *srq = qp->srq;
+
+	if (srq != NULL) {
+		uint32_t p = srq->free_prod;
+
+		wc->wr_id = srq->wrid[ctr & srq->mask];
+		srq->freed[p & srq->mask] = ctr;
+		/* release: the index lands before the count that publishes it */
+		__atomic_store_n(&srq->free_prod, p + 1, __ATOMIC_RELEASE);
+	} else {
+		wc->wr_id = qp->rq_wrid[ctr & qp->rq_mask];
+		qp->rq_tail += (uint16_t)(ctr + 1 - qp->rq_tail);
+	}
+	wc->opcode = op == HERMON_CQE_RECV_WRITE_IMM ? PRDMA_WC_RECV_RDMA_WITH_IMM :
+		PRDMA_WC_RECV;
+	wc->wc_flags = (op == HERMON_CQE_RECV_WRITE_IMM || op == HERMON_CQE_RECV_SEND_IMM ?
+			PRDMA_WC_WITH_IMM : 0) |
+		(op == HERMON_CQE_RECV_SEND_INV ? PRDMA_WC_WITH_INV : 0) |
+		((e[8] & 0x80) ? PRDMA_WC_GRH : 0) |
+		((e[0] & 0x08) ? PRDMA_WC_SOLICITED : 0);
+	wc->imm_data = get32(e + 4);
+	wc->src_qp = get32(e + 8) & 0xffffff;
+	wc->sl = e[12] >> 4;
+}
+
+int
+hermon_poll_cq(struct prdma_cq *pcq, uint16_t nb, struct prdma_wc *wc)
+{
+	struct hermon_cq *cq = (struct hermon_cq *)pcq;
+	uint32_t ci = cq->ci;
+	uint16_t n;
+
+	for (n = 0; n < nb; n++, wc++) {
+		const uint8_t *e = cq->buf + (size_t)(ci & cq->mask) * CQE_SZ;
+		uint8_t b31 = e[31], op;
+		uint32_t qpn;
+		struct hermon_qp *qp;
+		uint16_t ctr;
+
+		if ((b31 >> 7) != ((ci >> cq->log) & 1))
+			break;
+		hermon_barrier_cqe_owner_before_data();
+		op = b31 & 0x1f;
+		qpn = get32(e) & 0xffffff;
+		ctr = get16(e + 0x18);
+		qp = cq->qps[qpn & cq->qp_mask];
+		wc->qp_num = qpn;
+		wc->byte_len = get32(e + 0x14);
+		wc->vendor_err = 0;
+		wc->wc_flags = 0;
+		wc->status = PRDMA_WC_SUCCESS;
+		if (unlikely(qp == NULL || qp->qpn != qpn)) {
+			/* the QP was destroyed: its wr_id was resolved then */
+			wc->wr_id = cq->stash_ok[ci & cq->mask] ? cq->stash[ci & cq->mask] : 0;
+			cq->stash_ok[ci & cq->mask] = 0;
+			wc->opcode = (b31 & 0x40) ? PRDMA_WC_SEND : PRDMA_WC_RECV;
+			if (op == HERMON_CQE_ERROR) {
+				wc->status = synd_status(e[0x1b]);
+				wc->vendor_err = e[0x1b];
+			}
+			ci++;
+			continue;
+		}
+		if (unlikely(op == HERMON_CQE_ERROR)) {
+			wc->status = synd_status(e[0x1b]);
+			wc->vendor_err = e[0x1b];
+			qp->pub.state = PRDMA_QPS_ERR;
+			if (b31 & 0x40) {
+				wc->wr_id = qp->sq_wrid[ctr & qp->sq_mask];
+				wc->opcode = PRDMA_WC_SEND;
+				qp->sq_tail += (uint16_t)(ctr + 1 - qp->sq_tail);
+			} else {
+				poll_recv(qp, e, HERMON_CQE_RECV_SEND, ctr, wc);
+				wc->wc_flags = 0;
+			}
+		} else if (b31 & 0x40) {
+			wc->wr_id = qp->sq_wrid[ctr & qp->sq_mask];
+			wc->opcode = hermon_send_wc[op];
+			qp->sq_tail += (uint16_t)(ctr + 1 - qp->sq_tail);
+		} else {
+			poll_recv(qp, e, op, ctr, wc);
+		}
+		ci++;
+	}
+	if (n != 0) {
+		cq->ci = ci;
+		hermon_barrier_cqe_before_ci();
+		cq->db[0] = rte_cpu_to_be_32(ci & 0xffffff);
+	}
+	return n;
+}
+
+int
+hermon_peek_cq(struct prdma_cq *pcq)
+{
+	const struct hermon_cq *cq = (const struct hermon_cq *)pcq;
+	uint32_t n = 0, ci = cq->ci;
+
+	while (n <= cq->mask) {
+		const uint8_t *e = cq->buf + (size_t)((ci + n) & cq->mask) * CQE_SZ;
+
+		if ((e[31] >> 7) != (((ci + n) >> cq->log) & 1))
+			break;
+		n++;
+	}
+	return (int)n;
+}

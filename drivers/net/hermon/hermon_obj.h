@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+#ifndef HERMON_OBJ_H
+#define HERMON_OBJ_H
+
+/*
+ * The PMD's objects (each embeds the library's public head first) and the
+ * control-path helpers that create them. The fast-path fields of a QP, CQ
+ * and SRQ come first in each structure, and each is written by one lcore.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "prdma_provider.h"
+#include "hermon_dev.h"
+#include "hermon_prm_ext.h"
+
+struct hermon_pd {
+	struct prdma_pd pub;
+};
+
+struct hermon_mr {
+	struct prdma_mr pub;
+	uint32_t index;                  /**< dMPT index */
+	uint32_t mtt;                    /**< first MTT entry, 0: none */
+	uint32_t nmtt;
+};
+
+struct hermon_mw {
+	struct prdma_mw pub;
+	uint32_t index;
+};
+
+struct hermon_ah {
+	struct prdma_ah pub;
+	struct hermon_prm_ud_address_vector av;
+};
+
+struct hermon_qp;
+
+/* A run of MTT entries describing a queue buffer in 4 KiB pages. */
+struct hermon_queue_mem {
+	struct hermon_dma dma;
+	uint32_t mtt;
+	uint32_t nmtt;
+	size_t qbytes;                   /**< bytes the MTT covers */
+};
+
+struct hermon_cq {
+	struct prdma_cq pub;
+	/* fast path (the polling lcore) */
+	uint8_t *buf;
+	uint32_t ci;
+	uint32_t mask;
+	uint32_t log;
+	volatile rte_be32_t *db;         /**< [0] set_ci, [1] arm word */
+	struct hermon_qp **qps;          /**< the device's QPN table */
+	uint32_t qp_mask;
+	uint64_t *stash;                 /**< wr_ids of CQEs whose QP is gone */
+	uint8_t *stash_ok;
+	/* control path */
+	struct hermon_dev *hd;
+	uint32_t cqn;
+	uint32_t arm_sn;
+	uint32_t arm_n;                  /**< RearmNCq target, 0: none */
+	uint32_t arm_pos;
+	struct hermon_queue_mem mem;
+	struct hermon_dma dbmem;         /**< the doorbell record */
+};
+
+struct hermon_srq {
+	struct prdma_srq pub;
+	/* fast path (the posting lcore) */
+	uint8_t *buf;
+	uint32_t shift;                  /**< log2 of the WQE stride */
+	uint32_t mask;
+	uint32_t max_sge;
+	uint32_t head;                   /**< next free WQE */
+	uint32_t tail;                   /**< last free WQE (never used) */
+	uint16_t counter;
+	volatile rte_be32_t *db;
+	uint64_t *wrid;
+	/* freed WQEs: pushed by the CQ's lcore, linked in by the poster */
+	uint16_t *freed;
+	volatile uint32_t free_prod;
+	uint32_t free_cons;
+	/* control path */
+	uint32_t srqn;
+	uint32_t max_wr;
+	struct hermon_queue_mem mem;
+};
+
+struct hermon_qp {
+	struct prdma_qp pub;
+	/* send queue (the posting lcore) */
+	uint8_t *sq;
+	uint32_t sq_head;
+	volatile uint32_t sq_tail;       /**< advanced by the send CQ's poller */
+	uint32_t sq_mask;
+	uint32_t sq_log;                 /**< log2 of the ring size */
+	uint32_t sq_shift;               /**< log2 of the WQE stride */
+	uint32_t sq_cap;                 /**< usable WQEs (ring minus headroom) */
+	uint32_t sq_spare;
+	uint32_t max_inline;
+	uint32_t max_send_sge;
+	uint32_t sig_all;                /**< C bits for every WQE */
+	rte_be32_t db_val;               /**< qpn << 8, big-endian */
+	volatile uint32_t *uar_db;       /**< UAR send doorbell */
+	uint64_t *sq_wrid;
+	const uint8_t *mpt_dma;          /**< per dMPT: lkey is a DMA MR */
+	uint32_t mpt_mask;
+	/* receive queue (the receiving lcore) */
+	uint8_t *rq;
+	uint32_t rq_head;
+	volatile uint32_t rq_tail;
+	uint32_t rq_mask;
+	uint32_t rq_shift;
+	uint32_t max_recv_sge;
+	volatile rte_be32_t *rq_db;
+	uint64_t *rq_wrid;
+	struct hermon_srq *srq;
+	/* control path */
+	struct hermon_dev *hd;
+	uint32_t qpn;
+	uint32_t rq_n;
+	struct hermon_queue_mem mem;
+	struct hermon_prm_queue_pair_ee_context_entry qpc;   /**< shadow */
+	struct prdma_qp_attr attr;
+};
+
+/* hermon_res.c: index allocators (control path). */
+int hermon_res_init(struct hermon_dev *hd);
+void hermon_res_fini(struct hermon_dev *hd);
+int hermon_bitmap_alloc(struct hermon_bitmap *b);
+void hermon_bitmap_free(struct hermon_bitmap *b, uint32_t i);
+/* @n contiguous MTT entries; their first index or -ENOSPC. */
+int hermon_mtt_alloc(struct hermon_dev *hd, uint32_t n);
+void hermon_mtt_free(struct hermon_dev *hd, uint32_t first, uint32_t n);
+/* Write @n MTT entries from @first with the IOVAs of @pages. */
+int hermon_mtt_write(struct hermon_dev *hd, uint32_t first, const rte_iova_t *pages,
+		     uint32_t n);
+/* A zeroed queue buffer of @bytes (+ @extra bytes after it), its MTT run. */
+int hermon_queue_alloc(struct hermon_dev *hd, struct hermon_queue_mem *q,
+		       const char *what, size_t bytes, size_t extra);
+void hermon_queue_free(struct hermon_dev *hd, struct hermon_queue_mem *q);
+
+/* Object ops. */
+int hermon_pd_alloc(struct prdma_pd *pd);
+int hermon_pd_free(struct prdma_pd *pd);
+int hermon_mr_reg(struct prdma_mr *mr);
+int hermon_mr_dereg(struct prdma_mr *mr);
+int hermon_mw_alloc(struct prdma_mw *mw);
+int hermon_mw_dealloc(struct prdma_mw *mw);
+int hermon_cq_create(struct prdma_cq *cq, const struct prdma_cq_init_attr *attr);
+int hermon_cq_destroy(struct prdma_cq *cq);
+int hermon_cq_resize(struct prdma_cq *cq, uint32_t cqe);
+int hermon_cq_arm(struct prdma_cq *cq, enum prdma_cq_arm_flags flags, uint32_t n);
+/* A completion event for @cqn arrived (EQ poller, ev_lock held). */
+void hermon_cq_event(struct hermon_dev *hd, uint32_t cqn);
+int hermon_srq_create(struct prdma_srq *srq, struct prdma_srq_init_attr *attr);
+int hermon_srq_modify(struct prdma_srq *srq, const struct prdma_srq_attr *attr,
+		      uint32_t mask);
+int hermon_srq_query(struct prdma_srq *srq, struct prdma_srq_attr *attr);
+int hermon_srq_destroy(struct prdma_srq *srq);
+int hermon_qp_create(struct prdma_qp *qp, struct prdma_qp_init_attr *attr);
+int hermon_qp_modify(struct prdma_qp *qp, const struct prdma_qp_attr *attr,
+		     uint32_t mask);
+int hermon_qp_query(struct prdma_qp *qp, struct prdma_qp_attr *attr);
+int hermon_qp_destroy(struct prdma_qp *qp);
+int hermon_ah_create(struct prdma_ah *ah);
+int hermon_ah_modify(struct prdma_ah *ah, const struct prdma_ah_attr *attr);
+int hermon_ah_destroy(struct prdma_ah *ah);
+
+/* hermon_port.c */
+int hermon_ports_gid_init(struct hermon_dev *hd);
+
+/* Fast path (hermon_fp_post.c, hermon_fp_poll.c). */
+int hermon_post_send(struct prdma_qp *qp, const struct prdma_send_wr *wr,
+		     const struct prdma_send_wr **bad_wr);
+int hermon_post_recv(struct prdma_qp *qp, const struct prdma_recv_wr *wr,
+		     const struct prdma_recv_wr **bad_wr);
+int hermon_post_srq_recv(struct prdma_srq *srq, const struct prdma_recv_wr *wr,
+			 const struct prdma_recv_wr **bad_wr);
+int hermon_poll_cq(struct prdma_cq *cq, uint16_t nb, struct prdma_wc *wc);
+int hermon_peek_cq(struct prdma_cq *cq);
+/* Inline bytes a WQE can carry from byte @start of a @bytes-long WQE. */
+uint32_t hermon_inline_room(uint32_t start, uint32_t bytes);
+
+#endif /* HERMON_OBJ_H */

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+/*
+ * Port addresses: QUERY_PORT gives each port's MAC; the PMD derives the
+ * link-local GID (fe80::EUI-64 of the MAC) and programs it as entry 0 of
+ * the port's GID table with SET_PORT, which is what gid_query answers and
+ * what the device matches destination GIDs against.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_errno.h>
+
+#include "hermon_logs.h"
+#include "hermon_obj.h"
+
+int
+hermon_ports_gid_init(struct hermon_dev *hd)
+{
+	struct hermon_prm_query_port qp;
+	struct hermon_gid_table_mbox *t;
+	uint8_t p;
+	int ret = 0;
+
+	t = calloc(1, sizeof(*t));
+	if (t == NULL) {
+		rte_errno = ENOMEM;
+		return -ENOMEM;
+	}
+	for (p = 1; p <= hd->caps.num_ports && ret == 0; p++) {
+		struct hermon_port *port = &hd->port[p - 1];
+		uint32_t hi, lo;
+		uint8_t *g = port->gid;
+
+		ret = hermon_cmd_query_port(&hd->cmd, p, &qp);
+		if (ret < 0)
+			break;
+		hi = HERMON_GET(&qp, query_port, mac_47_32);
+		lo = HERMON_GET(&qp, query_port, mac_31_0);
+		port->mac[0] = (uint8_t)(hi >> 8);
+		port->mac[1] = (uint8_t)hi;
+		port->mac[2] = (uint8_t)(lo >> 24);
+		port->mac[3] = (uint8_t)(lo >> 16);
+		port->mac[4] = (uint8_t)(lo >> 8);
+		port->mac[5] = (uint8_t)lo;
+		memset(g, 0, 16);
+		g[0] = 0xfe;
+		g[1] = 0x80;
+		g[8] = port->mac[0] ^ 0x02;
+		g[9] = port->mac[1];
+		g[10] = port->mac[2];
+		g[11] = 0xff;
+		g[12] = 0xfe;
+		g[13] = port->mac[3];
+		g[14] = port->mac[4];
+		g[15] = port->mac[5];
+		memset(t, 0, sizeof(*t));
+		memcpy(t->gid[0].dw, g, 16);
+		ret = hermon_cmd_set_port_gids(&hd->cmd, p,
+					       port->type == HERMON_PORT_TYPE_ETH, t);
+		if (ret == 0)
+			port->gid_set = true;
+	}
+	free(t);
+	if (ret < 0)
+		HERMON_LOG(ERR, "%s: port addresses: %s", hd->pdev->name,
+			   rte_strerror(rte_errno));
+	return ret;
+}

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+#ifndef HERMON_PRM_EXT_H
+#define HERMON_PRM_EXT_H
+
+/*
+ * Structures the data path and port commands need that the reference
+ * layout file does not list (hermon_prm_structs.h holds exactly that file's
+ * set, so these live apart). Layouts follow the Linux mlx4 byte views
+ * quoted in hermon-prm-facts.md §6.2 (bind segment) and the QUERY_PORT /
+ * SET_PORT(GID table) mailboxes.
+ */
+
+#include "hermon_prm.h"
+
+/* BIND_MW send segment (32 B). */
+#define HERMON_PRM_WQE_SEGMENT_BIND(F, N) \
+	F(reserved0, 0x1d) \
+	F(rr, 0x01) \
+	F(rw, 0x01) \
+	F(a, 0x01) \
+	F(reserved1, 0x1e) \
+	F(zb, 0x01) \
+	F(type2, 0x01) \
+	F(new_rkey, 0x20) \
+	F(lkey, 0x20) \
+	F(addr_h, 0x20) \
+	F(addr_l, 0x20) \
+	F(length_h, 0x20) \
+	F(length_l, 0x20)
+HERMON_PRM_DECLARE(wqe_segment_bind, HERMON_PRM_WQE_SEGMENT_BIND, 0x20)
+
+/* QUERY_PORT output mailbox (the part the PMD reads). */
+#define HERMON_PRM_QUERY_PORT(F, N) \
+	F(reserved0, 0x10) \
+	F(ib_mtu, 0x04) \
+	F(reserved1, 0x03) \
+	F(link_up, 0x01) \
+	F(speed, 0x08) \
+	F(width, 0x08) \
+	F(reserved5, 0x08) \
+	F(eth_mtu, 0x10) \
+	F(reserved2, 0x40) \
+	F(mac_47_32, 0x10) \
+	F(reserved3, 0x10) \
+	F(mac_31_0, 0x20) \
+	F(reserved4, 0x740)
+HERMON_PRM_DECLARE(query_port, HERMON_PRM_QUERY_PORT, 0x100)
+
+/* One GID of the SET_PORT GID-table mailbox (selector 5). */
+#define HERMON_PRM_GID_ENTRY(F, N) \
+	F(gid_127_96, 0x20) \
+	F(gid_95_64, 0x20) \
+	F(gid_63_32, 0x20) \
+	F(gid_31_0, 0x20)
+HERMON_PRM_DECLARE(gid_entry, HERMON_PRM_GID_ENTRY, 0x10)
+
+#define HERMON_GID_TABLE_LEN 128
+#define HERMON_SET_PORT_GID_TABLE 5
+
+/* SET_PORT(GID table) mailbox: the whole table of a port. */
+struct hermon_gid_table_mbox {
+	struct hermon_prm_gid_entry gid[HERMON_GID_TABLE_LEN];
+};
+
+/* Send WQE opcodes (ctrl owner_opcode bits 4:0), hermon-prm-facts.md §7. */
+enum hermon_wqe_opcode {
+	HERMON_WQE_NOP              = 0x00,
+	HERMON_WQE_SEND_INVAL       = 0x01,
+	HERMON_WQE_RDMA_WRITE       = 0x08,
+	HERMON_WQE_RDMA_WRITE_IMM   = 0x09,
+	HERMON_WQE_SEND             = 0x0a,
+	HERMON_WQE_SEND_IMM         = 0x0b,
+	HERMON_WQE_RDMA_READ        = 0x10,
+	HERMON_WQE_ATOMIC_CS        = 0x11,
+	HERMON_WQE_ATOMIC_FA        = 0x12,
+	HERMON_WQE_BIND_MW          = 0x18,
+	HERMON_WQE_LOCAL_INVAL      = 0x1b,
+};
+
+/* Responder CQE opcodes (S_R = 0) and the special ones, §6.8. */
+#define HERMON_CQE_RECV_WRITE_IMM   0x00
+#define HERMON_CQE_RECV_SEND        0x01
+#define HERMON_CQE_RECV_SEND_IMM    0x02
+#define HERMON_CQE_RECV_SEND_INV    0x03
+#define HERMON_CQE_RESIZE           0x16
+#define HERMON_CQE_ERROR            0x1e
+
+/* Error CQE syndromes, §6.9. */
+#define HERMON_SYND_LOC_LEN         0x01
+#define HERMON_SYND_LOC_QP_OP       0x02
+#define HERMON_SYND_LOC_PROT        0x04
+#define HERMON_SYND_FLUSH           0x05
+#define HERMON_SYND_MW_BIND         0x06
+#define HERMON_SYND_BAD_RESP        0x10
+#define HERMON_SYND_LOC_ACCESS      0x11
+#define HERMON_SYND_REM_INV_REQ     0x12
+#define HERMON_SYND_REM_ACCESS      0x13
+#define HERMON_SYND_REM_OP          0x14
+#define HERMON_SYND_RETRY_EXC       0x15
+#define HERMON_SYND_RNR_RETRY_EXC   0x16
+#define HERMON_SYND_REM_ABORT       0x22
+
+/* QP context states and service types, §5.1. */
+#define HERMON_QPS_RST   0
+#define HERMON_QPS_INIT  1
+#define HERMON_QPS_RTR   2
+#define HERMON_QPS_RTS   3
+#define HERMON_QPS_SQE   4
+#define HERMON_QPS_SQD   5
+#define HERMON_QPS_ERR   6
+#define HERMON_QPST_RC   0
+#define HERMON_QPST_UC   1
+#define HERMON_QPST_UD   3
+
+/* MPT status (dword 0 bits 31:28), §8.2. */
+#define HERMON_MPT_HW    0x0
+#define HERMON_MPT_FREE  0x3
+#define HERMON_MPT_SW    0xf
+
+/* The receive-scatter terminator lkey, §6.2. */
+#define HERMON_INVALID_LKEY 0x100
+
+/* CQ arm doorbell commands (§6.10). */
+#define HERMON_CQ_DB_REQ_NOT_SOL 1
+#define HERMON_CQ_DB_REQ_NOT     2
+
+/* SRQ context states. */
+#define HERMON_SRQ_HW    0x0
+#define HERMON_SRQ_SW    0xf
+
+/*
+ * Where the SQ and the RQ sit in a QP's buffer: the queue with the larger
+ * stride first (the SQ on a tie), as the mlx4 drivers lay it out. The PMD
+ * and the model share this one rule.
+ */
+static inline void
+hermon_qp_layout(uint32_t log_sq_size, uint32_t log_sq_stride, uint32_t log_rq_size,
+		 uint32_t log_rq_stride, uint64_t *sq_off, uint64_t *rq_off)
+{
+	uint64_t sq_bytes = (uint64_t)16 << (log_sq_stride + log_sq_size);
+	uint64_t rq_bytes = (uint64_t)16 << (log_rq_stride + log_rq_size);
+
+	if (log_rq_stride > log_sq_stride) {
+		*rq_off = 0;
+		*sq_off = rq_bytes;
+	} else {
+		*sq_off = 0;
+		*rq_off = sq_bytes;
+	}
+}
+
+#endif /* HERMON_PRM_EXT_H */
