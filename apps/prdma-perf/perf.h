@@ -191,6 +191,7 @@ struct perf_run {
 	uint32_t i, q, sig_every, nb_samples_max;
 	uint32_t *q_out;             /* per QP: posted, not yet completed */
 	uint32_t *q_unsig;           /* per QP: posted since the last signaled */
+	uint64_t *q_posted;          /* per QP: posted in all */
 	uint64_t *samples;
 	uint64_t t0, t_first, t_last, t_prev_comp, ops_prev_comp;
 	double peak_ops_s;

@@ -66,9 +66,11 @@ perf_bw_client(struct perf_run *r)
 		q = r->q;
 		r->q = q + 1 == s->nqp ? 0 : q + 1;
 		for (k = 0; k < PERF_BW_BURST && r->q_out[q] < depth; k++) {
-			if (perf_run_over(r, total))
-				return 0;
-			ret = perf_post(r, q, 1, r->iters != 0 && r->posted + s->nqp >= total);
+			if (perf_run_over(r, total) ||
+			    (r->iters != 0 && r->q_posted[q] >= r->iters))
+				break;
+			/* Each QP's last request is signaled: it covers the rest. */
+			ret = perf_post(r, q, 1, r->iters != 0 && r->q_posted[q] + 1 == r->iters);
 			if (ret < 0)
 				return ret;
 		}

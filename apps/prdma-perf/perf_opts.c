@@ -325,6 +325,9 @@ perf_opts_parse(struct perf_opts *o, int argc, char **argv)
 			test_set = 1;
 		} else if (o->host == NULL && test_set) {
 			o->host = argv[i];
+		} else if (!test_set) {
+			BAD("unknown test '%s': name a test: write_lat write_bw read_lat "
+			    "read_bw send_lat send_bw atomic_lat", argv[i]);
 		} else {
 			BAD("unexpected argument '%s' (the test first, then the server host)",
 			    argv[i]);

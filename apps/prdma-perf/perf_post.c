@@ -40,10 +40,11 @@ perf_run_init(struct perf_run *r, struct perf_side *s, uint32_t size)
 		r->sig_every = 1;
 	r->q_out = calloc(s->nqp, sizeof(*r->q_out));
 	r->q_unsig = calloc(s->nqp, sizeof(*r->q_unsig));
+	r->q_posted = calloc(s->nqp, sizeof(*r->q_posted));
 	r->nb_samples_max = r->iters != 0 ? r->iters : PERF_DURATION_SAMPLES;
 	if (perf_test_is_lat(o->test))
 		r->samples = calloc(r->nb_samples_max, sizeof(*r->samples));
-	if (r->q_out == NULL || r->q_unsig == NULL ||
+	if (r->q_out == NULL || r->q_unsig == NULL || r->q_posted == NULL ||
 	    (perf_test_is_lat(o->test) && r->samples == NULL)) {
 		perf_run_fini(r);
 		return -ENOMEM;
@@ -56,8 +57,10 @@ perf_run_fini(struct perf_run *r)
 {
 	free(r->q_out);
 	free(r->q_unsig);
+	free(r->q_posted);
 	free(r->samples);
 	r->q_out = r->q_unsig = NULL;
+	r->q_posted = NULL;
 	r->samples = NULL;
 }
 
@@ -170,6 +173,7 @@ perf_post(struct perf_run *r, uint32_t q, uint8_t stamp, int force_signal)
 	if (r->posted == 0)
 		r->t_first = rte_rdtsc();
 	r->q_out[q]++;
+	r->q_posted[q]++;
 	r->posted++;
 	return 0;
 }

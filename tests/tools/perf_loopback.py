@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The prdma authors
+"""Every prdma-perf test, briefly, on the loopback; the JSON is checked.
+usage: perf_loopback.py <prdma-perf> <tmp dir>"""
+
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from perf_common import EAL, fail  # noqa: E402
+
+LAT = ("t_min_us", "t_max_us", "t_typical_us", "t_avg_us", "t_stdev_us",
+       "p50_us", "p99_us", "p999_us", "max_us", "samples")
+BW = ("bw_peak", "bw_avg", "msg_rate_mpps", "gbps")
+RUNS = [
+    ("write_lat", ["-n", "300", "-s", "64"]),
+    ("read_lat", ["-n", "300", "-s", "64"]),
+    ("send_lat", ["-n", "300", "-s", "64", "-I", "64"]),
+    ("atomic_lat", ["-n", "300"]),
+    ("write_bw", ["-n", "300", "-s", "4096", "-q", "2"]),
+    ("read_bw", ["-n", "300", "-s", "4096"]),
+    ("send_bw", ["-n", "300", "-s", "4096", "--report_gbits"]),
+    ("write_lat", ["-D", "0.3", "-s", "8"]),
+    ("write_bw", ["-D", "0.3", "-s", "1024"]),
+]
+
+
+def check(test, args, doc):
+    for k in ("tool", "test", "mode", "qps", "results", "mem_per_qp_bytes"):
+        if k not in doc:
+            fail("%s: key %s missing" % (test, k))
+    if doc["test"] != test or doc["mode"] != "loopback" or len(doc["results"]) != 1:
+        fail("%s: header %r" % (test, doc))
+    r = doc["results"][0]
+    size = int(args[args.index("-s") + 1]) if "-s" in args else 8
+    if r["bytes"] != size:
+        fail("%s: bytes %s, expected %d" % (test, r["bytes"], size))
+    timed = "-D" in args
+    if test.endswith("_lat"):
+        for k in LAT:
+            if k not in r:
+                fail("%s: key %s missing" % (test, k))
+        if not timed and r["samples"] != 300:
+            fail("%s: %s samples, expected 300" % (test, r["samples"]))
+        if timed and r["samples"] < 10:
+            fail("%s: only %d samples in 0.3 s" % (test, r["samples"]))
+        if not (0 < r["t_min_us"] <= r["p50_us"] <= r["p99_us"] <= r["p999_us"]
+                <= r["t_max_us"] and r["t_max_us"] == r["max_us"]):
+            fail("%s: latency figures out of order: %r" % (test, r))
+        if r["t_typical_us"] != r["p50_us"] or r["p50_us"] > 100000:
+            fail("%s: typical is not the median, or absurd: %r" % (test, r))
+    else:
+        for k in BW:
+            if k not in r:
+                fail("%s: key %s missing" % (test, k))
+        if not (r["bw_avg"] > 0 and r["bw_peak"] >= r["bw_avg"] and r["msg_rate_mpps"] > 0):
+            fail("%s: bandwidth figures not sane: %r" % (test, r))
+        unit = 1e9 / 8 if "--report_gbits" in args else 1048576.0
+        mr = r["bw_avg"] * unit / size / 1e6
+        if abs(mr - r["msg_rate_mpps"]) > 0.02 * r["msg_rate_mpps"] + 1e-6:
+            fail("%s: BW %f and message rate %f disagree" % (test, r["bw_avg"],
+                                                              r["msg_rate_mpps"]))
+        if doc["bw_unit"] != ("Gb/sec" if "--report_gbits" in args else "MB/sec"):
+            fail("%s: unit %s" % (test, doc["bw_unit"]))
+        if not timed and r["iterations"] != 300:
+            fail("%s: %s iterations" % (test, r["iterations"]))
+    if "-q" in args and doc["qps"] != 2:
+        fail("%s: %s QPs" % (test, doc["qps"]))
+
+
+def main():
+    perf, tmp = sys.argv[1], sys.argv[2]
+    os.makedirs(tmp, exist_ok=True)
+    for i, (test, args) in enumerate(RUNS):
+        path = os.path.join(tmp, "%s-%d.json" % (test, i))
+        cmd = [perf] + EAL + ["-l", "0-1", "--", test, "--loopback", "--json", path] + args
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           timeout=120)
+        if p.returncode != 0:
+            print(p.stdout)
+            fail("%s %s: exit %d" % (test, " ".join(args), p.returncode))
+        header = "t_typical[usec]" if test.endswith("_lat") else "MsgRate[Mpps]"
+        if header not in p.stdout:
+            fail("%s: perftest's report header missing" % test)
+        with open(path) as f:
+            check(test, args, json.load(f))
+        print("%s %s: ok" % (test, " ".join(args)))
+    # Bad options get one clear line and exit 2.
+    for bad, msg in ((["write_lat", "--loopback", "-q", "2"], "one QP"),
+                     (["atomic_lat", "--loopback", "-s", "64"], "8 bytes"),
+                     (["nosuch_test", "--loopback"], "name a test")):
+        p = subprocess.run([perf] + EAL + ["-l", "0", "--"] + bad, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, timeout=60)
+        if p.returncode != 2 or msg not in p.stdout:
+            print(p.stdout)
+            fail("bad options %s: exit %d" % (bad, p.returncode))
+    print("PASS")
+
+
+if __name__ == "__main__":
+    main()
