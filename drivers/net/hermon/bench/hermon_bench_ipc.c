@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+/*
+ * Instructions per fast-path call of the Hermon PMD, for callgrind: an RC
+ * pair on two model HCAs joined by a cable; each iteration posts one 64-byte
+ * inline RDMA WRITE (bench_post_one) and polls its one CQE (bench_poll_one),
+ * the CQE being waited for outside the measured function. Baselines in the
+ * same run: an rte_ring enqueue + dequeue of one pointer (bench_ring_one)
+ * and a 64-byte memcpy (bench_memcpy_one). Run it as
+ *   valgrind --tool=callgrind --toggle-collect=bench_post_one <this> [iters]
+ * (bench/hermon-ipc.sh does, once per function, and divides by iters).
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_malloc.h>
+#include <rte_pause.h>
+#include <rte_ring.h>
+
+#include <prdma.h>
+
+#define BENCH_LEN 64
+
+__attribute__((noinline)) int
+bench_post_one(struct prdma_qp *qp, const struct prdma_send_wr *wr)
+{
+	const struct prdma_send_wr *bad;
+
+	return prdma_post_send(qp, wr, &bad);
+}
+
+__attribute__((noinline)) int
+bench_poll_one(struct prdma_cq *cq, struct prdma_wc *wc)
+{
+	return prdma_cq_poll(cq, 1, wc);
+}
+
+__attribute__((noinline)) int
+bench_ring_one(struct rte_ring *r, void *obj)
+{
+	void *out;
+
+	if (rte_ring_enqueue(r, obj) != 0)
+		return -1;
+	return rte_ring_dequeue(r, &out);
+}
+
+__attribute__((noinline)) void
+bench_memcpy_one(void *dst, const void *src)
+{
+	memcpy(dst, src, BENCH_LEN);
+	__asm__ volatile("" : : "r"(dst) : "memory");
+}
+
+static int
+die(const char *what)
+{
+	fprintf(stderr, "hermon-bench-ipc: %s failed: %s\n", what, rte_strerror(rte_errno));
+	return EXIT_FAILURE;
+}
+
+static int
+connect_qp(struct prdma_qp *qp, const union prdma_gid *gid, uint32_t rqpn)
+{
+	struct prdma_qp_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = PRDMA_QPS_INIT;
+	a.port_num = 1;
+	a.qp_access_flags = PRDMA_ACCESS_LOCAL_WRITE | PRDMA_ACCESS_REMOTE_WRITE;
+	if (prdma_qp_modify(qp, &a, PRDMA_QP_STATE | PRDMA_QP_PKEY_INDEX | PRDMA_QP_PORT |
+			    PRDMA_QP_ACCESS_FLAGS) < 0)
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = PRDMA_QPS_RTR;
+	a.path_mtu = PRDMA_MTU_1024;
+	a.dest_qp_num = rqpn;
+	a.ah_attr.dgid = *gid;
+	a.ah_attr.port_num = 1;
+	a.max_dest_rd_atomic = 1;
+	a.min_rnr_timer = 1;
+	if (prdma_qp_modify(qp, &a, PRDMA_QP_STATE | PRDMA_QP_AV | PRDMA_QP_PATH_MTU |
+			    PRDMA_QP_DEST_QPN | PRDMA_QP_RQ_PSN |
+			    PRDMA_QP_MAX_DEST_RD_ATOMIC | PRDMA_QP_MIN_RNR_TIMER) < 0)
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = PRDMA_QPS_RTS;
+	a.timeout = 14;
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	a.max_rd_atomic = 1;
+	return prdma_qp_modify(qp, &a, PRDMA_QP_STATE | PRDMA_QP_SQ_PSN | PRDMA_QP_TIMEOUT |
+			       PRDMA_QP_RETRY_CNT | PRDMA_QP_RNR_RETRY |
+			       PRDMA_QP_MAX_QP_RD_ATOMIC);
+}
+
+int
+main(int argc, char **argv)
+{
+	char *eal[] = { argv[0], (char *)"--no-huge", (char *)"-m", (char *)"512",
+			(char *)"--no-shconf", (char *)"--no-pci", (char *)"--log-level=5" };
+	const char *devargs[2] = { "hermon:model,link=bench,side=0",
+				   "hermon:model,link=bench,side=1" };
+	struct prdma_dev *dev[2];
+	struct prdma_pd *pd[2];
+	struct prdma_cq *cq[2];
+	struct prdma_qp *qp[2];
+	union prdma_gid gid[2];
+	struct prdma_qp_init_attr ia;
+	struct prdma_cq_init_attr ca;
+	struct prdma_send_wr wr;
+	struct prdma_sge sge;
+	struct prdma_wc wc;
+	struct prdma_mr *mr;
+	struct rte_ring *ring;
+	uint8_t *src, *dst, *tgt;
+	uint64_t ok = 0;
+	long iters = argc > 1 ? atol(argv[1]) : 2000, i;
+	int k, id;
+
+	if (rte_eal_init(RTE_DIM(eal), eal) < 0)
+		return die("rte_eal_init");
+	for (k = 0; k < 2; k++) {
+		id = prdma_dev_probe(devargs[k]);
+		if (id < 0)
+			return die("prdma_dev_probe");
+		dev[k] = prdma_dev_open((uint16_t)id);
+		pd[k] = dev[k] != NULL ? prdma_pd_alloc(dev[k]) : NULL;
+		memset(&ca, 0, sizeof(ca));
+		ca.cqe = 64;
+		cq[k] = pd[k] != NULL ? prdma_cq_create(dev[k], &ca) : NULL;
+		if (cq[k] == NULL || prdma_gid_query(dev[k], 1, 0, &gid[k]) < 0)
+			return die("device setup");
+		memset(&ia, 0, sizeof(ia));
+		ia.qp_type = PRDMA_QPT_RC;
+		ia.send_cq = cq[k];
+		ia.recv_cq = cq[k];
+		ia.cap.max_send_wr = 32;
+		ia.cap.max_recv_wr = 1;
+		ia.cap.max_send_sge = 1;
+		ia.cap.max_recv_sge = 1;
+		ia.cap.max_inline_data = BENCH_LEN;
+		qp[k] = prdma_qp_create(pd[k], &ia);
+		if (qp[k] == NULL)
+			return die("prdma_qp_create");
+	}
+	for (k = 0; k < 2; k++)
+		if (connect_qp(qp[k], &gid[1 - k], qp[1 - k]->qp_num) < 0)
+			return die("connect");
+	tgt = rte_zmalloc("bench", 4096, 64);
+	src = rte_zmalloc("bench", 4096, 64);
+	dst = src + 2048;
+	ring = rte_ring_create("bench", 64, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	mr = tgt != NULL ? prdma_mr_reg(pd[1], tgt, 4096, PRDMA_ACCESS_LOCAL_WRITE |
+					PRDMA_ACCESS_REMOTE_WRITE) : NULL;
+	if (mr == NULL || src == NULL || ring == NULL)
+		return die("buffers");
+	memset(src, 0x5a, BENCH_LEN);
+	memset(&wr, 0, sizeof(wr));
+	sge.addr = (uintptr_t)src;
+	sge.length = BENCH_LEN;
+	sge.lkey = 0;
+	wr.wr_id = 1;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = PRDMA_WR_RDMA_WRITE;
+	wr.send_flags = PRDMA_SEND_SIGNALED | PRDMA_SEND_INLINE;
+	wr.wr.rdma.remote_addr = (uintptr_t)tgt;
+	wr.wr.rdma.rkey = mr->rkey;
+
+	for (i = 0; i < iters; i++) {
+		if (bench_post_one(qp[0], &wr) != 0)
+			return die("post");
+		while (prdma_cq_peek(cq[0]) < 1)
+			rte_pause();
+		if (bench_poll_one(cq[0], &wc) == 1 && wc.status == PRDMA_WC_SUCCESS)
+			ok++;
+		bench_ring_one(ring, &wr);
+		bench_memcpy_one(dst, src);
+	}
+	printf("iterations %ld completed %" PRIu64 " target %s\n", iters, ok,
+	       memcmp(tgt, src, BENCH_LEN) == 0 ? "ok" : "WRONG");
+	prdma_mr_dereg(mr);
+	rte_ring_free(ring);
+	for (k = 0; k < 2; k++) {
+		prdma_qp_destroy(qp[k]);
+		prdma_cq_destroy(cq[k]);
+		prdma_pd_free(pd[k]);
+		prdma_dev_close(dev[k]);
+	}
+	rte_free(src);
+	rte_free(tgt);
+	return ok == (uint64_t)iters ? EXIT_SUCCESS : EXIT_FAILURE;
+}
