@@ -106,6 +106,30 @@ put_inline(uint8_t *w, uint32_t off, const struct prdma_send_wr *wr, uint32_t ma
 	return RTE_ALIGN_CEIL(off, 16);
 }
 
+/* The common case of put_inline: one source buffer. */
+static __rte_always_inline uint32_t
+put_inline_one(uint8_t *w, uint32_t off, const struct prdma_sge *sg, uint32_t max,
+	       int *err)
+{
+	const uint8_t *src = (const uint8_t *)(uintptr_t)sg->addr;
+	uint32_t len = sg->length, k;
+
+	if (unlikely(len > max)) {
+		*err = EINVAL;
+		return off;
+	}
+	for (;;) {
+		k = RTE_MIN(len, 64 - ((off + 4) & 63));
+		put32(w + off, RTE_BIT32(31) | k);
+		memcpy(w + off + 4, src, k);
+		off += 4 + k;
+		len -= k;
+		if (likely(len == 0))
+			return RTE_ALIGN_CEIL(off, 16);
+		src += k;
+	}
+}
+
 static __rte_always_inline uint32_t
 put_data(const struct hermon_qp *qp, uint8_t *w, uint32_t off,
 	 const struct prdma_send_wr *wr)
@@ -218,7 +242,9 @@ hermon_post_send(struct prdma_qp *pqp, const struct prdma_send_wr *wr,
 			break;
 		}
 		if (wr->opcode != PRDMA_WR_BIND_MW && wr->opcode != PRDMA_WR_LOCAL_INV) {
-			if (wr->send_flags & PRDMA_SEND_INLINE)
+			if ((wr->send_flags & PRDMA_SEND_INLINE) && wr->num_sge == 1)
+				off = put_inline_one(w, off, wr->sg_list, qp->max_inline, &err);
+			else if (wr->send_flags & PRDMA_SEND_INLINE)
 				off = put_inline(w, off, wr, qp->max_inline, &err);
 			else
 				off = put_data(qp, w, off, wr);
