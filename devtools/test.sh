@@ -47,6 +47,38 @@ else
 	status=1
 fi
 
+# ---------------------------------------------------------------------------
+# Fuzzing: the libFuzzer harnesses (tests/fuzz) built with clang, ASan and
+# UBSan, each run for a bounded time from its seed corpus (devtools/fuzz.sh,
+# doc/fuzzing.md). Only the fuzz targets are built here. Counted in the
+# summary as one test per fuzzer (a failed build counts as one failure).
+say "fuzz build (clang, libFuzzer, ASan+UBSan) and ${FUZZ_SECONDS:-20} s per fuzzer"
+fuzz_dir="$PRDMA_TOP/build-fuzz"
+fuzz_targets="tests/fuzz/fuzz_roce_rx tests/fuzz/fuzz_cm_mad tests/fuzz/fuzz_devargs \
+tests/fuzz/fuzz_hermon_cmd"
+if ! dpkg-query -W -f='${Status}' libclang-rt-14-dev 2>/dev/null | grep -q "ok installed" &&
+   [ "$(id -u)" -eq 0 ]; then
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		libclang-rt-14-dev >/dev/null 2>&1 || true
+fi
+if { [ -f "$fuzz_dir/build.ninja" ] ||
+     CC=clang meson setup "$fuzz_dir" "$PRDMA_TOP" -Dfuzz=true -Dapps=false \
+	-Dsanitize_address_undefined=true -Db_lundef=false >/dev/null; } &&
+   ninja -C "$fuzz_dir" -j "$(nproc)" $fuzz_targets >/dev/null; then
+	"$PRDMA_TOP/devtools/fuzz.sh" "$fuzz_dir" "${FUZZ_SECONDS:-20}" > "$log/fuzz.txt" 2>&1 ||
+		status=1
+	grep -E '^(==>|fuzz |stat::)|ERROR: |SUMMARY: ' "$log/fuzz.txt" || true
+	fz=$(tail -n 1 "$log/fuzz.txt")
+	fz_pass=$(echo "$fz" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+	fz_fail=$(echo "$fz" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+	printf 'Ok: %s\nFail: %s\n' "${fz_pass:-0}" "${fz_fail:-1}" > "$log/fuzz.out"
+else
+	echo "fuzz build: FAILED"
+	printf 'Ok: 0\nFail: 1\n' > "$log/fuzz.out"
+	status=1
+fi
+# ---------------------------------------------------------------------------
+
 # The summary: meson's own counts from each run.
 count() { awk -v k="$1:" 'index($0, k) == 1 {s += $NF} END {print s + 0}' "$log"/*.out; }
 passed=$(count Ok)

@@ -23,6 +23,9 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -324,6 +327,13 @@ cleanup(void)
 	}
 	nb_born = 0;
 	pump(4, 0);
+	if (getenv("FZ_VERBOSE") != NULL) {
+		struct prdma_cm_stats st;
+
+		if (prdma_cm_stats_get(b.dev, &st) == 0)
+			printf("cm: rx %" PRIu64 " malformed %" PRIu64 " tx %" PRIu64 "\n",
+			       st.rx_mads, st.rx_malformed, st.tx_mads);
+	}
 }
 
 int
