@@ -29,7 +29,9 @@
 #include <rte_ring.h>
 
 #include "prdma_provider.h"
+#include "prdma_roce.h"
 #include "roce_wire.h"
+#include "roce_mcast.h"
 
 extern int roce_logtype;
 #define ROCE_LOG(level, fmt, ...) \
@@ -81,6 +83,16 @@ struct roce_cfg {
 	uint8_t progress_thread;
 	char name[PRDMA_DEV_NAME_LEN];
 	uint16_t burst;
+	char iface[32];           /* kernel interface of the port, "" = find it */
+	uint8_t roce_version;     /* 1 or 2 */
+	uint8_t ecn;              /* send ECT(0) */
+	uint8_t cc;               /* react to CNPs (DCQCN-style) */
+	uint32_t cnp_interval_us; /* at most one CNP per QP per interval */
+	uint32_t fault_rate[PRDMA_ROCE_FAULT_DIR_NB][PRDMA_ROCE_FAULT_KIND_NB];
+	uint64_t fault_seed;
+	uint32_t fault_delay_us;
+	uint8_t mcast_loop;       /* own multicast sends reach own QPs */
+	uint8_t igmp;             /* send IGMPv2/MLDv2 membership reports */
 };
 
 /* The keys accepted in devargs (NULL terminated). */
@@ -111,6 +123,44 @@ struct roce_stats {
 	uint64_t dev[PRDMA_DEV_CNT_MAX];   /* indexed by enum prdma_dev_counter */
 	struct roce_dev_drops drop;
 };
+
+/* ------------------------------------------------------------------ */
+/* Fault injection (roce_fault.c)                                      */
+/* ------------------------------------------------------------------ */
+
+#define ROCE_FAULT_HOLD 256       /* frames held back by DELAY, per direction */
+
+struct roce_fault_held {
+	struct rte_mbuf *m;
+	uint64_t due;             /* TSC */
+};
+
+struct roce_fault_dir {
+	uint8_t on;               /* a rate is set or frames are held */
+	uint32_t rate[PRDMA_ROCE_FAULT_KIND_NB];   /* ppm */
+	uint64_t rng[PRDMA_ROCE_FAULT_KIND_NB];
+	uint64_t hits[PRDMA_ROCE_FAULT_KIND_NB];
+	uint64_t delay_tsc;
+	struct rte_mbuf *reorder; /* held to be overtaken */
+	uint64_t reorder_due;
+	uint32_t dq_head;
+	uint32_t dq_tail;
+	struct roce_fault_held delayq[ROCE_FAULT_HOLD];
+};
+
+struct roce_dev;
+void roce_fault_config(struct roce_dev *dev, unsigned int dir, unsigned int kind,
+		       uint32_t rate_ppm, uint64_t seed);
+void roce_fault_delay_config(struct roce_dev *dev, unsigned int dir, uint32_t us);
+/* Apply the faults of @dir to @m; the frames to pass on now go to @out. */
+unsigned int roce_fault_frame(struct roce_dev *dev, unsigned int dir,
+			      struct rte_mbuf *m, struct rte_mbuf *out[2],
+			      uint64_t now);
+/* Frames held back whose time has come (all with @now = UINT64_MAX). */
+unsigned int roce_fault_release(struct roce_dev *dev, unsigned int dir,
+				uint64_t now, struct rte_mbuf **out,
+				unsigned int cap);
+void roce_fault_fini(struct roce_dev *dev);
 
 /* ------------------------------------------------------------------ */
 /* Frames                                                              */
@@ -320,6 +370,8 @@ struct roce_swqe {
 	uint32_t first_psn;
 	uint32_t last_psn;
 	uint32_t resp_psn;        /* READ: next response PSN expected */
+	uint32_t rereq_psn;       /* READ: PSN asked again after a gap */
+	uint8_t rereq;            /* READ: rereq_psn is valid */
 	uint64_t compare_add;
 	uint64_t swap;
 	/* UD */
@@ -360,6 +412,7 @@ enum roce_out_kind {
 struct roce_out {
 	uint8_t kind;
 	uint8_t syndrome;
+	uint8_t replay;           /* answers a duplicate: holds no new resource */
 	uint32_t psn;             /* ACK/atomic PSN; READ: next PSN to send */
 	uint32_t msn;
 	uint32_t off;             /* READ: bytes already sent */
@@ -368,6 +421,20 @@ struct roce_out {
 	uint64_t va;
 	uint32_t rkey;
 	uint64_t orig;
+};
+
+/* Congestion control of one QP (roce_cc.c). */
+struct roce_cc {
+	uint8_t limited;          /* the reaction point holds the rate down */
+	uint8_t cnp_due;          /* notification point: a CE arrived, CNP to send */
+	uint32_t alpha;           /* congestion estimate, 1024 = 1.0 */
+	uint32_t stage;           /* increase steps since the last cut */
+	uint64_t rc;              /* current rate, Mbit/s */
+	uint64_t rt;              /* target rate, Mbit/s */
+	uint64_t next_tx;         /* TSC before which no packet leaves */
+	uint64_t alpha_tsc;       /* next alpha decay */
+	uint64_t inc_tsc;         /* next rate increase */
+	uint64_t cnp_tsc;         /* no CNP before this TSC */
 };
 
 struct roce_qp {
@@ -415,6 +482,7 @@ struct roce_qp {
 	uint32_t sq_off;          /* bytes of sq_next already sent */
 	uint32_t sq_psn;          /* next PSN to send */
 	uint32_t una_psn;         /* oldest PSN not acknowledged */
+	uint32_t max_psn;         /* next PSN never sent (sq_psn goes back on retry) */
 	uint32_t rd_out;          /* READ/atomic in flight */
 	uint32_t pkts_noack;      /* packets since the last AckReq */
 	uint8_t retry_left;
@@ -449,6 +517,7 @@ struct roce_qp {
 	uint32_t out_tail;
 
 	uint64_t cnt[PRDMA_QP_CNT_MAX];
+	struct roce_cc cc;
 };
 
 /* roce_qp.c */
@@ -514,6 +583,7 @@ struct roce_dev {
 	char node_desc[PRDMA_NODE_DESC_LEN];
 	uint32_t port_cap;
 	uint64_t tsc_hz;
+	uint64_t line_mbps;       /* link speed, the congestion control's ceiling */
 
 	/* the engine flag: 0 free, 1 held */
 	uint32_t busy;
@@ -544,7 +614,14 @@ struct roce_dev {
 	uint8_t thread_started;
 
 	struct roce_stats st;
+	struct prdma_roce_stats xst;      /* provider-specific statistics */
+	struct roce_fault_dir fault[PRDMA_ROCE_FAULT_DIR_NB];
+	struct roce_mcast mcast;          /* roce_mcast.c */
 };
+
+extern const struct prdma_dev_ops roce_ops;
+/* The roce device behind @pdev, or NULL (rte_errno = ENODEV) if another provider's. */
+struct roce_dev *roce_dev_checked(struct prdma_dev *pdev);
 
 static inline struct roce_dev *
 roce_dev_of(struct prdma_dev *pdev)
@@ -624,6 +701,16 @@ int roce_sge_copy_out(struct roce_dev *dev, struct prdma_pd *pd,
 int roce_sge_copy_in(struct roce_dev *dev, struct prdma_pd *pd,
 		     const struct prdma_sge *sge, uint32_t nsge, uint32_t off,
 		     const uint8_t *src, uint32_t len);
+
+/* roce_cc.c: congestion notification and reaction */
+/* A CNP arrived for @qp: cut its rate. */
+void roce_cc_cnp(struct roce_qp *qp, uint64_t now);
+/* A CE-marked packet arrived on @qp: send a CNP unless one went recently. */
+void roce_cc_ce(struct roce_qp *qp, uint64_t now);
+/* Alpha decay and rate recovery of a limited QP. */
+void roce_cc_timers(struct roce_qp *qp, uint64_t now);
+/* @bytes left on a limited QP: when the next may go. */
+void roce_cc_paced(struct roce_qp *qp, uint64_t now, uint32_t bytes);
 
 /* roce_pcap.c */
 struct roce_pcap *roce_pcap_open(const char *path);

@@ -5,6 +5,7 @@
 /* Devargs of the roce provider (documented in doc/guides/roce.md). */
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_errno.h>
@@ -22,11 +23,30 @@
 #define ROCE_ARG_PROGRESS "progress"
 #define ROCE_ARG_NAME     "name"
 #define ROCE_ARG_BURST    "burst"
+#define ROCE_ARG_IFACE    "iface"
+#define ROCE_ARG_VERSION  "roce_version"
+#define ROCE_ARG_ECN      "ecn"
+#define ROCE_ARG_CC       "cc"
+#define ROCE_ARG_CNP_US   "cnp_interval_us"
+#define ROCE_ARG_SEED     "fault_seed"
+#define ROCE_ARG_DELAY_US "fault_delay_us"
+#define ROCE_ARG_MCAST_LOOP "mcast_loop"
+#define ROCE_ARG_IGMP     "igmp"
+
+/* Fault keys: <dir>_<kind>, in the order of the public enums. */
+static const char *const fault_keys[PRDMA_ROCE_FAULT_DIR_NB][PRDMA_ROCE_FAULT_KIND_NB] = {
+	{ "tx_drop", "tx_dup", "tx_reorder", "tx_corrupt", "tx_delay", "tx_ce" },
+	{ "rx_drop", "rx_dup", "rx_reorder", "rx_corrupt", "rx_delay", "rx_ce" },
+};
 
 const char *const roce_args_keys[] = {
 	ROCE_ARG_RING, ROCE_ARG_SIDE, ROCE_ARG_PORT, ROCE_ARG_IP, ROCE_ARG_MAC,
 	ROCE_ARG_MTU, ROCE_ARG_PCAP, ROCE_ARG_PROGRESS, ROCE_ARG_NAME,
-	ROCE_ARG_BURST, NULL,
+	ROCE_ARG_BURST, ROCE_ARG_IFACE, ROCE_ARG_VERSION, ROCE_ARG_ECN, ROCE_ARG_CC,
+	ROCE_ARG_CNP_US, ROCE_ARG_SEED, ROCE_ARG_DELAY_US, ROCE_ARG_MCAST_LOOP, ROCE_ARG_IGMP,
+	"tx_drop", "tx_dup", "tx_reorder", "tx_corrupt", "tx_delay", "tx_ce",
+	"rx_drop", "rx_dup", "rx_reorder", "rx_corrupt", "rx_delay", "rx_ce",
+	NULL,
 };
 
 static int
@@ -170,10 +190,146 @@ arg_burst(const char *key, const char *value, void *opaque)
 	return 0;
 }
 
+static int
+arg_iface(const char *key, const char *value, void *opaque)
+{
+	struct roce_cfg *cfg = opaque;
+	size_t n = strlen(value);
+
+	if (n == 0 || n >= 16 || strpbrk(value, " \t/:") != NULL)
+		return bad(key, value, "an interface name of 1 to 15 characters expected");
+	memcpy(cfg->iface, value, n + 1);
+	return 0;
+}
+
+static int
+arg_version(const char *key, const char *value, void *opaque)
+{
+	struct roce_cfg *cfg = opaque;
+	uint64_t v;
+
+	if (prdma_args_parse_u64("roce", key, value, 1, 2, &v) < 0)
+		return -EINVAL;
+	cfg->roce_version = (uint8_t)v;
+	return 0;
+}
+
+static int
+arg_bool(const char *key, const char *value, uint8_t *out)
+{
+	uint64_t v;
+
+	if (prdma_args_parse_u64("roce", key, value, 0, 1, &v) < 0)
+		return -EINVAL;
+	*out = (uint8_t)v;
+	return 0;
+}
+
+static int
+arg_ecn(const char *key, const char *value, void *opaque)
+{
+	return arg_bool(key, value, &((struct roce_cfg *)opaque)->ecn);
+}
+
+static int
+arg_cc(const char *key, const char *value, void *opaque)
+{
+	return arg_bool(key, value, &((struct roce_cfg *)opaque)->cc);
+}
+
+static int
+arg_mcast_loop(const char *key, const char *value, void *opaque)
+{
+	return arg_bool(key, value, &((struct roce_cfg *)opaque)->mcast_loop);
+}
+
+static int
+arg_igmp(const char *key, const char *value, void *opaque)
+{
+	return arg_bool(key, value, &((struct roce_cfg *)opaque)->igmp);
+}
+
+static int
+arg_cnp_us(const char *key, const char *value, void *opaque)
+{
+	struct roce_cfg *cfg = opaque;
+	uint64_t v;
+
+	if (prdma_args_parse_u64("roce", key, value, 1, 1000000, &v) < 0)
+		return -EINVAL;
+	cfg->cnp_interval_us = (uint32_t)v;
+	return 0;
+}
+
+static int
+arg_seed(const char *key, const char *value, void *opaque)
+{
+	struct roce_cfg *cfg = opaque;
+
+	return prdma_args_parse_u64("roce", key, value, 0, UINT64_MAX, &cfg->fault_seed);
+}
+
+static int
+arg_delay_us(const char *key, const char *value, void *opaque)
+{
+	struct roce_cfg *cfg = opaque;
+	uint64_t v;
+
+	if (prdma_args_parse_u64("roce", key, value, 1, 1000000, &v) < 0)
+		return -EINVAL;
+	cfg->fault_delay_us = (uint32_t)v;
+	return 0;
+}
+
+/* A rate: parts per million ("10000"), or a percentage ("1%", "0.1%"). */
+static int
+arg_fault(const char *key, const char *value, void *opaque)
+{
+	struct roce_cfg *cfg = opaque;
+	unsigned int d, k;
+	uint64_t v;
+
+	for (d = 0; d < PRDMA_ROCE_FAULT_DIR_NB; d++)
+		for (k = 0; k < PRDMA_ROCE_FAULT_KIND_NB; k++)
+			if (strcmp(key, fault_keys[d][k]) == 0)
+				goto found;
+	return bad(key, value, "unknown fault");
+found:
+	if (value[strlen(value) - 1] == '%') {
+		char *end;
+		double pct;
+
+		errno = 0;
+		pct = strtod(value, &end);
+		if (errno != 0 || end != value + strlen(value) - 1 || end == value ||
+		    !(pct >= 0.0 && pct <= 100.0))
+			return bad(key, value, "a percentage from 0% to 100% expected");
+		cfg->fault_rate[d][k] = (uint32_t)(pct * 10000.0 + 0.5);
+		return 0;
+	}
+	if (prdma_args_parse_u64("roce", key, value, 0, 1000000, &v) < 0)
+		return -EINVAL;
+	cfg->fault_rate[d][k] = (uint32_t)v;
+	return 0;
+}
+
 static const struct {
 	const char *key;
 	arg_handler_t fn;
 } handlers[] = {
+	{ ROCE_ARG_IFACE, arg_iface },
+	{ ROCE_ARG_VERSION, arg_version },
+	{ ROCE_ARG_ECN, arg_ecn },
+	{ ROCE_ARG_CC, arg_cc },
+	{ ROCE_ARG_MCAST_LOOP, arg_mcast_loop },
+	{ ROCE_ARG_IGMP, arg_igmp },
+	{ ROCE_ARG_CNP_US, arg_cnp_us },
+	{ ROCE_ARG_SEED, arg_seed },
+	{ ROCE_ARG_DELAY_US, arg_delay_us },
+	{ "tx_drop", arg_fault }, { "tx_dup", arg_fault }, { "tx_reorder", arg_fault },
+	{ "tx_corrupt", arg_fault }, { "tx_delay", arg_fault }, { "tx_ce", arg_fault },
+	{ "rx_drop", arg_fault }, { "rx_dup", arg_fault }, { "rx_reorder", arg_fault },
+	{ "rx_corrupt", arg_fault }, { "rx_delay", arg_fault }, { "rx_ce", arg_fault },
 	{ ROCE_ARG_RING, arg_ring },
 	{ ROCE_ARG_SIDE, arg_side },
 	{ ROCE_ARG_PORT, arg_port },
@@ -213,6 +369,13 @@ roce_args_parse(const char *args, struct roce_cfg *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->port = -1;
 	cfg->burst = ROCE_DEFAULT_BURST;
+	cfg->roce_version = 2;
+	cfg->ecn = 1;
+	cfg->cc = 1;
+	cfg->cnp_interval_us = 50;
+	cfg->fault_seed = 1;
+	cfg->fault_delay_us = 100;
+	cfg->mcast_loop = 1;
 	kv = prdma_args_parse("roce", args, roce_args_keys);
 	if (kv == NULL)
 		return -EINVAL;

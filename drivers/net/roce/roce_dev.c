@@ -50,6 +50,34 @@ mtu_from_eth(uint32_t eth_mtu)
 	return PRDMA_MTU_256;
 }
 
+/*
+ * Whether the application already started @port. 22.11 has no public
+ * "is started" call: ask the queue state where the PMD reports it, else
+ * probe with a configure whose refusal (-EBUSY, started) is expected, with
+ * ethdev's error line for that case muted for the moment of the call.
+ */
+static int
+port_is_started(uint16_t port)
+{
+	struct rte_eth_rxq_info qi;
+	struct rte_eth_conf conf;
+	int lt, level, ret;
+
+	memset(&qi, 0, sizeof(qi));
+	ret = rte_eth_rx_queue_info_get(port, 0, &qi);
+	if (ret == 0)
+		return qi.queue_state == RTE_ETH_QUEUE_STATE_STARTED;
+	memset(&conf, 0, sizeof(conf));
+	lt = rte_log_register("lib.ethdev");
+	level = lt >= 0 ? rte_log_get_level((uint32_t)lt) : -1;
+	if (level >= 0)
+		rte_log_set_level((uint32_t)lt, RTE_LOG_CRIT);
+	ret = rte_eth_dev_configure(port, 1, 1, &conf);
+	if (level >= 0)
+		rte_log_set_level((uint32_t)lt, (uint32_t)level);
+	return ret == -EBUSY;
+}
+
 /* Configure and start a port we own: one rx and one tx queue. */
 static int
 port_setup(struct roce_dev *dev)
@@ -63,9 +91,9 @@ port_setup(struct roce_dev *dev)
 	ret = rte_eth_dev_info_get(dev->port_id, &info);
 	if (ret < 0)
 		return ret;
+	if (port_is_started(dev->port_id))
+		return 1; /* started by the application: use its queue 0 */
 	ret = rte_eth_dev_configure(dev->port_id, 1, 1, &conf);
-	if (ret == -EBUSY)
-		return 1; /* already started by the application: use queue 0 */
 	if (ret < 0) {
 		ROCE_LOG(ERR, "port %u: configure: %s", dev->port_id, rte_strerror(-ret));
 		return ret;
@@ -108,6 +136,7 @@ dev_free(struct roce_dev *dev)
 	for (i = 0; i < dev->txq_len; i++)
 		rte_pktmbuf_free(dev->txq[i]);
 	dev->txq_len = 0;
+	roce_fault_fini(dev);
 	if (dev->pcap != NULL)
 		roce_pcap_close(dev->pcap);
 	if (dev->link != NULL) {
@@ -161,10 +190,38 @@ addr_setup(struct roce_dev *dev)
 	return 0;
 }
 
+/* The congestion control's ceiling: the link speed, 100 Gb/s if unknown. */
+static void
+line_rate(struct roce_dev *dev)
+{
+	struct rte_eth_link link;
+
+	memset(&link, 0, sizeof(link));
+	if (rte_eth_link_get_nowait(dev->port_id, &link) == 0 &&
+	    link.link_speed != RTE_ETH_SPEED_NUM_NONE &&
+	    link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN)
+		dev->line_mbps = link.link_speed;
+	else
+		dev->line_mbps = RTE_ETH_SPEED_NUM_100G;
+}
+
+static void
+faults_from_args(struct roce_dev *dev)
+{
+	unsigned int d, k;
+
+	for (d = 0; d < PRDMA_ROCE_FAULT_DIR_NB; d++) {
+		roce_fault_delay_config(dev, d, dev->cfg.fault_delay_us);
+		for (k = 0; k < PRDMA_ROCE_FAULT_KIND_NB; k++)
+			if (dev->cfg.fault_rate[d][k] != 0)
+				roce_fault_config(dev, d, k, dev->cfg.fault_rate[d][k],
+						  dev->cfg.fault_seed);
+	}
+}
+
 static int
 roce_probe(struct prdma_dev *pdev, const char *args)
 {
-	extern const struct prdma_dev_ops roce_ops;
 	char buf[RTE_RING_NAMESIZE];
 	struct roce_dev *dev;
 	uint16_t eth_mtu;
@@ -240,6 +297,8 @@ roce_probe(struct prdma_dev *pdev, const char *args)
 		goto err;
 	dev->active_mtu = dev->cfg.mtu != 0 ? RTE_MIN(dev->cfg.mtu, dev->max_mtu) :
 		dev->max_mtu;
+	line_rate(dev);
+	faults_from_args(dev);
 	snprintf(buf, sizeof(buf), "roce_lp_%u", ++dev_gen);
 	dev->loop = rte_ring_create(buf, ROCE_RING_SIZE, pdev->socket_id,
 				    RING_F_SP_ENQ | RING_F_SC_DEQ);
@@ -326,9 +385,9 @@ roce_dev_query(struct prdma_dev *pdev, struct prdma_dev_attr *a)
 	a->max_qp_rd_atom = ROCE_MAX_RD_ATOMIC;
 	a->max_qp_init_rd_atom = ROCE_MAX_RD_ATOMIC;
 	a->max_res_rd_atom = ROCE_MAX_RD_ATOMIC * ROCE_MAX_QP;
-	a->max_mcast_grp = 0;
-	a->max_mcast_qp_attach = 0;
-	a->max_total_mcast_qp_attach = 0;
+	a->max_mcast_grp = ROCE_MCAST_MAX_GRP;
+	a->max_mcast_qp_attach = ROCE_MCAST_MAX_QP_ATTACH;
+	a->max_total_mcast_qp_attach = ROCE_MCAST_MAX_TOTAL;
 	a->large_request_threshold = prdma_mtu_bytes(dev->active_mtu);
 	a->max_caller_data = 56;
 	a->max_callee_data = 196;
@@ -340,7 +399,7 @@ roce_dev_query(struct prdma_dev *pdev, struct prdma_dev_attr *a)
 		PRDMA_DEV_CAP_LOOPBACK_CONN | PRDMA_DEV_CAP_SRQ |
 		PRDMA_DEV_CAP_MW_TYPE1 | PRDMA_DEV_CAP_MW_TYPE2 |
 		PRDMA_DEV_CAP_ATOMIC | PRDMA_DEV_CAP_RC | PRDMA_DEV_CAP_UC |
-		PRDMA_DEV_CAP_UD | PRDMA_DEV_CAP_SEND_INV |
+		PRDMA_DEV_CAP_UD | PRDMA_DEV_CAP_SEND_INV | PRDMA_DEV_CAP_UD_MCAST |
 		PRDMA_DEV_CAP_PORT_MODIFY | PRDMA_DEV_CAP_NODE_DESC_MODIFY;
 	return 0;
 }
@@ -477,8 +536,7 @@ roce_dev_counters_get(struct prdma_dev *pdev, struct prdma_dev_counters *c)
 		RTE_BIT64(PRDMA_DEV_CNT_CONNECT_FAILURE) |
 		RTE_BIT64(PRDMA_DEV_CNT_CONNECTION_ERROR) |
 		RTE_BIT64(PRDMA_DEV_CNT_ACTIVE_CONNECTION) |
-		RTE_BIT64(PRDMA_DEV_CNT_CQ_ERROR) |
-		RTE_BIT64(PRDMA_DEV_CNT_CNP_SENT);
+		RTE_BIT64(PRDMA_DEV_CNT_CQ_ERROR);
 	return 0;
 }
 
@@ -501,7 +559,7 @@ roce_qp_counters_get(struct prdma_qp *pqp, struct prdma_qp_counters *c)
 
 	for (i = 0; i < PRDMA_QP_CNT_MAX; i++)
 		c->value[i] = __atomic_load_n(&qp->cnt[i], __ATOMIC_RELAXED);
-	c->missing_mask = RTE_BIT64(PRDMA_QP_CNT_CNP_SENT);
+	c->missing_mask = 0;
 	return 0;
 }
 
@@ -558,6 +616,8 @@ const struct prdma_dev_ops roce_ops = {
 	.qp_modify = roce_qp_modify,
 	.qp_query = roce_qp_query,
 	.qp_destroy = roce_qp_destroy,
+	.mcast_attach = roce_mcast_attach,
+	.mcast_detach = roce_mcast_detach,
 	.ah_create = roce_ah_create,
 	.ah_modify = roce_ah_modify,
 	.ah_destroy = roce_ah_destroy,
@@ -567,7 +627,9 @@ static struct prdma_provider roce_provider = {
 	.name = "roce",
 	.params = "ring=<name>,side=0|1,port=<id>,ip=<addr>,mac=<addr>,"
 		  "mtu=256|512|1024|2048|4096,pcap=<file>,progress=inline|thread,"
-		  "name=<name>,burst=<n>",
+		  "name=<name>,burst=<n>,iface=<ifname>,roce_version=1|2,ecn=0|1,cc=0|1,"
+		  "cnp_interval_us=<n>,fault_seed=<n>,fault_delay_us=<n>,"
+		  "{tx,rx}_{drop,dup,reorder,corrupt,delay,ce}=<ppm>|<pct>%",
 	.probe = roce_probe,
 };
 

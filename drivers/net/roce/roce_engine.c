@@ -20,6 +20,22 @@
 
 #include "roce.h"
 
+/* Stage what the transmit faults let through (a duplicate needs room). */
+static void
+fault_tx(struct roce_dev *dev, struct rte_mbuf *m)
+{
+	struct rte_mbuf *out[2];
+	unsigned int n, i;
+
+	n = roce_fault_frame(dev, PRDMA_ROCE_FAULT_TX, m, out, rte_rdtsc());
+	for (i = 0; i < n; i++) {
+		if (dev->txq_len < ROCE_TXQ_SIZE)
+			dev->txq[dev->txq_len++] = out[i];
+		else
+			rte_pktmbuf_free(out[i]);
+	}
+}
+
 struct rte_mbuf *
 roce_frame_start(struct roce_dev *dev, const struct roce_path *path,
 		 uint16_t sport, uint8_t **bth)
@@ -80,9 +96,15 @@ roce_frame_send(struct roce_dev *dev, struct rte_mbuf *m,
 	dev->st.dev[PRDMA_DEV_CNT_RDMA_OUT_OCTETS] += len + RTE_ETHER_CRC_LEN;
 	if (dev->pcap != NULL)
 		roce_pcap_write(dev->pcap, m);
+	if (unlikely(p[0] & 1))         /* group MAC */
+		roce_mcast_tx_loop(dev, m);
 	if (path->loopback) {
 		if (rte_ring_sp_enqueue(dev->loop, m) != 0)
 			rte_pktmbuf_free(m); /* a full loop ring is a lost frame */
+		return;
+	}
+	if (unlikely(dev->fault[PRDMA_ROCE_FAULT_TX].on)) {
+		fault_tx(dev, m);
 		return;
 	}
 	dev->txq[dev->txq_len++] = m;
@@ -94,6 +116,10 @@ tx_flush(struct roce_dev *dev)
 	uint16_t sent;
 	uint32_t left;
 
+	if (unlikely(dev->fault[PRDMA_ROCE_FAULT_TX].on))
+		dev->txq_len += roce_fault_release(dev, PRDMA_ROCE_FAULT_TX, rte_rdtsc(),
+						   dev->txq + dev->txq_len,
+						   ROCE_TXQ_SIZE - dev->txq_len);
 	if (dev->txq_len == 0)
 		return;
 	sent = rte_eth_tx_burst(dev->port_id, 0, dev->txq,
@@ -148,6 +174,8 @@ roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m)
 		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
 		return;
 	}
+	if (unlikely(roce_mcast_rx(dev, &pkt)))
+		return;
 	if (!ip_is_ours(dev, &pkt)) {
 		dev->st.drop.wrong_ip++;
 		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
@@ -158,8 +186,10 @@ roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m)
 	qp = roce_qp_lookup(dev, pkt.bth.dqpn);
 	if (pkt.bth.opcode == ROCE_OP_CNP) {
 		dev->st.dev[PRDMA_DEV_CNT_CNP_RECEIVED]++;
-		if (qp != NULL)
+		if (qp != NULL) {
 			qp->cnt[PRDMA_QP_CNT_CNP_RCVD]++;
+			roce_cc_cnp(qp, rte_rdtsc());
+		}
 		return;
 	}
 	if ((pkt.bth.pkey & ROCE_PKEY_MASK) != ROCE_PKEY_MASK) {
@@ -176,10 +206,34 @@ roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m)
 		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
 		return;
 	}
+	if (unlikely(pkt.ecn == ROCE_ECN_CE))
+		roce_cc_ce(qp, rte_rdtsc());
 	if (pkt.flags & ROCE_F_RESP)
 		roce_req_rx(qp, &pkt, dev->now);
 	else
 		roce_resp_rx(qp, &pkt);
+}
+
+static unsigned int
+fault_rx(struct roce_dev *dev, struct rte_mbuf **pkts, unsigned int n)
+{
+	struct rte_mbuf *out[ROCE_FAULT_HOLD + 1];
+	uint64_t now = rte_rdtsc();
+	unsigned int i, j, k, work = n;
+
+	for (i = 0; i < n; i++) {
+		k = roce_fault_frame(dev, PRDMA_ROCE_FAULT_RX, pkts[i], out, now);
+		for (j = 0; j < k; j++) {
+			roce_engine_rx_frame(dev, out[j]);
+			rte_pktmbuf_free(out[j]);
+		}
+	}
+	k = roce_fault_release(dev, PRDMA_ROCE_FAULT_RX, now, out, RTE_DIM(out));
+	for (j = 0; j < k; j++) {
+		roce_engine_rx_frame(dev, out[j]);
+		rte_pktmbuf_free(out[j]);
+	}
+	return work + k;
 }
 
 static unsigned int
@@ -195,6 +249,8 @@ rx_burst(struct roce_dev *dev)
 	}
 	total += n;
 	n = rte_eth_rx_burst(dev->port_id, 0, pkts, dev->burst);
+	if (unlikely(dev->fault[PRDMA_ROCE_FAULT_RX].on))
+		return total + fault_rx(dev, pkts, n);
 	for (i = 0; i < n; i++) {
 		roce_engine_rx_frame(dev, pkts[i]);
 		rte_pktmbuf_free(pkts[i]);
@@ -214,6 +270,8 @@ qp_step(struct roce_qp *qp, uint64_t now)
 	}
 	if (qp->timer_tsc != 0 || qp->in_rnr_wait)
 		roce_req_timers(qp, now);
+	if (unlikely(qp->cc.limited))
+		roce_cc_timers(qp, now);
 	n += roce_req_tx(qp, now);
 	roce_req_complete(qp);
 	return n;
@@ -228,19 +286,17 @@ roce_engine_step(struct roce_dev *dev)
 	now = rte_rdtsc();
 	dev->now = now;
 	/*
-	 * Responses produced by the previous step go first. Those produced by
-	 * this step's receive wait for the next step or for a post_send on
-	 * their QP: the application sees the request's effect sooner, and in a
-	 * ping-pong the ACK leaves with the next request in one burst.
+	 * Responses (ACKs, NAKs, READ responses) leave in the same step as the
+	 * request that produced them, as an HCA answers without being polled:
+	 * an application that stops polling once it has seen its last receive
+	 * must not leave the sender waiting for an ACK until it retries out.
 	 */
-	work = 0;
-	for (i = 0; i < dev->nb_qps; i++)
+	work = rx_burst(dev);
+	for (i = 0; i < dev->nb_qps; i++) {
+		work += qp_step(dev->qps[i], now);
 		if (dev->qps[i]->out_head != dev->qps[i]->out_tail)
 			work += roce_resp_tx(dev->qps[i]);
-	tx_flush(dev);
-	work += rx_burst(dev);
-	for (i = 0; i < dev->nb_qps; i++)
-		work += qp_step(dev->qps[i], now);
+	}
 	tx_flush(dev);
 	return (int)work;
 }

@@ -43,7 +43,7 @@ roce_path_build(struct roce_dev *dev, const struct prdma_ah_attr *ah,
 {
 	struct rte_ether_addr dmac;
 	int v4 = memcmp(ah->dgid.raw, v4mapped, sizeof(v4mapped)) == 0;
-	uint8_t *p = path->hdr, *l3;
+	uint8_t *p = path->hdr, *l3, tclass;
 	int loopback, ret;
 
 	if (ah->sgid_index != 0) {
@@ -56,8 +56,17 @@ roce_path_build(struct roce_dev *dev, const struct prdma_ah_attr *ah,
 			 dev->pdev->name, v4 ? "IPv4" : "IPv6", dev->ipv6 ? "IPv6" : "IPv4");
 		return -EINVAL;
 	}
+	/* ECN-capable transport unless the caller chose the ECN bits. */
+	tclass = ah->traffic_class;
+	if (dev->cfg.ecn && (tclass & ROCE_ECN_MASK) == 0)
+		tclass |= ROCE_ECN_ECT0;
 	loopback = memcmp(ah->dgid.raw, dev->gid.raw, 16) == 0;
-	ret = peer_mac(dev, ah, loopback, &dmac);
+	if (prdma_gid_is_multicast(&ah->dgid)) {
+		roce_mcast_mac(&ah->dgid, &dmac);
+		ret = 0;
+	} else {
+		ret = peer_mac(dev, ah, loopback, &dmac);
+	}
 	if (ret < 0)
 		return ret;
 	memset(path, 0, sizeof(*path));
@@ -70,7 +79,7 @@ roce_path_build(struct roce_dev *dev, const struct prdma_ah_attr *ah,
 	l3 = p + ROCE_ETH_LEN;
 	if (v4) {
 		l3[0] = 0x45;
-		l3[1] = ah->traffic_class;
+		l3[1] = tclass;
 		roce_put16(l3 + 6, 0x4000);           /* DF */
 		l3[8] = ah->hop_limit != 0 ? ah->hop_limit : ROCE_UD_HOP_LIMIT;
 		l3[9] = IPPROTO_UDP;
@@ -79,7 +88,7 @@ roce_path_build(struct roce_dev *dev, const struct prdma_ah_attr *ah,
 		path->ipv6 = 0;
 		path->hdr_len = ROCE_ETH_LEN + ROCE_IPV4_LEN + ROCE_UDP_LEN;
 	} else {
-		roce_put32(l3, 6u << 28 | (uint32_t)ah->traffic_class << 20 |
+		roce_put32(l3, 6u << 28 | (uint32_t)tclass << 20 |
 			   (ah->flow_label & 0xfffff));
 		l3[6] = IPPROTO_UDP;
 		l3[7] = ah->hop_limit != 0 ? ah->hop_limit : ROCE_UD_HOP_LIMIT;
@@ -380,6 +389,7 @@ roce_qp_modify(struct prdma_qp *pqp, const struct prdma_qp_attr *a, uint32_t mas
 		qp->sq_psn_attr = a->sq_psn;
 		qp->sq_psn = a->sq_psn;
 		qp->una_psn = a->sq_psn;
+		qp->max_psn = a->sq_psn;
 	}
 	if (mask & (PRDMA_QP_RETRY_CNT | PRDMA_QP_STATE))
 		qp->retry_left = qp->retry_cnt;
@@ -444,6 +454,7 @@ roce_qp_destroy(struct prdma_qp *pqp)
 	if (pqp->state != PRDMA_QPS_RESET)
 		roce_qp_flush(qp);
 	dev->qp_tbl[qp->slot] = NULL;
+	roce_mcast_qp_gone(dev, qp);
 	for (i = 0; i < dev->nb_qps; i++) {
 		if (dev->qps[i] == qp) {
 			dev->qps[i] = dev->qps[--dev->nb_qps];

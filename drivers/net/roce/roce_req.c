@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_cycles.h>
 
 #include "roce.h"
@@ -67,6 +68,13 @@ static inline uint64_t
 ack_timeout_tsc(const struct roce_qp *qp)
 {
 	return roce_ack_timeout_ns(qp->timeout) * qp->rdev->tsc_hz / 1000000000ull;
+}
+
+/* Posted WQEs: pairs with post_send's release of sq_head. */
+static inline uint32_t
+sq_head_acquire(const struct roce_qp *qp)
+{
+	return __atomic_load_n(&qp->sq_head, __ATOMIC_ACQUIRE);
 }
 
 static inline int
@@ -169,7 +177,7 @@ fail_wqe(struct roce_qp *qp, struct roce_swqe *w, enum prdma_wc_status status)
 static void
 rewind_to(struct roce_qp *qp, uint32_t psn)
 {
-	uint32_t i, rd = 0;
+	uint32_t i;
 
 	for (i = qp->sq_tail; i != qp->sq_next + (qp->sq_off != 0); i++) {
 		struct roce_swqe *w = &qp->sq[i & qp->sq_mask];
@@ -186,21 +194,11 @@ rewind_to(struct roce_qp *qp, uint32_t psn)
 			psn = w->first_psn;
 		}
 		off = roce_psn_diff(psn, w->first_psn) * qp->mtu;
-		qp->cnt[PRDMA_QP_CNT_RETRANSMITS] += roce_psn_diff(qp->sq_psn, psn);
-		qp->rdev->st.dev[PRDMA_DEV_CNT_RETRANSMITS] +=
-			roce_psn_diff(qp->sq_psn, psn);
 		qp->sq_next = i;
 		qp->sq_off = is_atomic(w->opcode) ? 0 : off;
 		qp->sq_psn = psn;
 		break;
 	}
-	for (i = qp->sq_tail; i != qp->sq_next; i++) {
-		struct roce_swqe *w = &qp->sq[i & qp->sq_mask];
-
-		if (w->started && !w->done && is_rd_atomic(w->opcode))
-			rd++;
-	}
-	qp->rd_out = rd;
 }
 
 /* Build and queue one packet of @w at byte offset qp->sq_off. */
@@ -332,15 +330,22 @@ send_packet(struct roce_qp *qp, struct roce_swqe *w)
 	roce_frame_send(dev, m, path, hlen + pay);
 	qp->cnt[PRDMA_QP_CNT_TX_PACKETS]++;
 	qp->cnt[PRDMA_QP_CNT_TX_BYTES] += pay;
+	if (roce_psn_cmp(psn, qp->max_psn) < 0) {
+		qp->cnt[PRDMA_QP_CNT_RETRANSMITS]++;
+		dev->st.dev[PRDMA_DEV_CNT_RETRANSMITS]++;
+	}
 	if (w->opcode == PRDMA_WR_RDMA_READ || is_atomic(w->opcode)) {
-		qp->rd_out++;
 		qp->sq_off = 0;
 		qp->sq_psn = roce_psn_add(w->last_psn, 1);
 		qp->sq_next++;
+		if (roce_psn_cmp(qp->sq_psn, qp->max_psn) > 0)
+			qp->max_psn = qp->sq_psn;
 		return 0;
 	}
 	qp->sq_off += pay;
 	qp->sq_psn = roce_psn_add(psn, 1);
+	if (roce_psn_cmp(qp->sq_psn, qp->max_psn) > 0)
+		qp->max_psn = qp->sq_psn;
 	if (last) {
 		qp->sq_off = 0;
 		qp->sq_next++;
@@ -367,6 +372,9 @@ roce_req_tx(struct roce_qp *qp, uint64_t now)
 		int ret;
 
 		if (w->done) {
+			if (w->started && !is_local(w->opcode))
+				qp->sq_psn = roce_psn_add(w->last_psn, 1);
+			qp->sq_off = 0;
 			qp->sq_next++;
 			continue;
 		}
@@ -397,20 +405,37 @@ roce_req_tx(struct roce_qp *qp, uint64_t now)
 			}
 			if (is_rd_atomic(w->opcode) && qp->rd_out >= max_rd)
 				break;
+			/* New work takes PSNs never used, even right after a
+			 * go-back-N whose tail was acknowledged meanwhile. */
+			qp->sq_psn = qp->max_psn;
 			w->first_psn = qp->sq_psn;
 			w->last_psn = roce_psn_add(w->first_psn, wqe_npkts(qp, w) - 1);
 			w->resp_psn = w->first_psn;
+			w->rereq = 0;
 			w->started = 1;
 			qp->sq_off = 0;
-		} else if (is_rd_atomic(w->opcode) && qp->sq_off == 0 &&
-			   qp->rd_out >= max_rd) {
-			break;
+			/* In flight until answered, however often it is resent. */
+			if (is_rd_atomic(w->opcode))
+				qp->rd_out++;
 		}
 		if (qp->base.qp_type == PRDMA_QPT_UD && w->length > qp->mtu) {
 			fail_wqe(qp, w, PRDMA_WC_LOC_LEN_ERR);
 			break;
 		}
-		ret = send_packet(qp, w);
+		if (unlikely(qp->cc.limited)) {
+			uint64_t sent = qp->cnt[PRDMA_QP_CNT_TX_BYTES];
+
+			if (now == 0)
+				now = rte_rdtsc();
+			if (now < qp->cc.next_tx)
+				break;
+			ret = send_packet(qp, w);
+			if (ret == 0)
+				roce_cc_paced(qp, now, (uint32_t)(qp->cnt[PRDMA_QP_CNT_TX_BYTES] -
+								 sent) + 64);
+		} else {
+			ret = send_packet(qp, w);
+		}
 		if (ret == -ENOBUFS)
 			break;
 		if (ret < 0) {
@@ -425,13 +450,33 @@ roce_req_tx(struct roce_qp *qp, uint64_t now)
 	return n;
 }
 
+/*
+ * After a go-back-N, an ACK sent for the first transmission may cover
+ * work queued for resending: do not send it again.
+ */
+static void
+skip_acked(struct roce_qp *qp)
+{
+	while (qp->sq_next != sq_head_acquire(qp)) {
+		struct roce_swqe *w = &qp->sq[qp->sq_next & qp->sq_mask];
+
+		if (!w->started || !w->done || is_local(w->opcode))
+			break;
+		qp->sq_psn = roce_psn_add(w->last_psn, 1);
+		qp->sq_off = 0;
+		qp->sq_next++;
+	}
+}
+
 /* Every SEND/WRITE up to @psn is acknowledged. */
 static void
 ack_upto(struct roce_qp *qp, uint32_t psn, uint64_t now)
 {
-	uint32_t i;
+	uint32_t i, una = roce_psn_add(psn, 1);
 
-	for (i = qp->sq_tail; i != qp->sq_next; i++) {
+	/* To sq_head, not sq_next: after a go-back-N the answers to the
+	 * first transmission still count. */
+	for (i = qp->sq_tail; i != sq_head_acquire(qp); i++) {
 		struct roce_swqe *w = &qp->sq[i & qp->sq_mask];
 
 		if (w->done)
@@ -439,14 +484,22 @@ ack_upto(struct roce_qp *qp, uint32_t psn, uint64_t now)
 		if (!w->started || roce_psn_cmp(w->last_psn, psn) > 0)
 			break;
 		if (is_rd_atomic(w->opcode)) {
-			/* Acked past a READ/atomic whose response never came. */
-			rewind_to(qp, w->resp_psn);
+			/* Acked past a READ/atomic whose response never came:
+			 * ask again, once per gap (later ACKs say the same);
+			 * the timer restarts from it if that is lost too. */
+			una = w->resp_psn;
+			if (!w->rereq || w->rereq_psn != w->resp_psn) {
+				w->rereq = 1;
+				w->rereq_psn = w->resp_psn;
+				rewind_to(qp, w->resp_psn);
+			}
 			break;
 		}
 		w->done = 1;
 	}
-	if (roce_psn_cmp(psn, qp->una_psn) >= 0)
-		qp->una_psn = roce_psn_add(psn, 1);
+	if (roce_psn_cmp(una, qp->una_psn) > 0)
+		qp->una_psn = una;
+	skip_acked(qp);
 	qp->retry_left = qp->retry_cnt;
 	timer_restart(qp, now);
 }
@@ -543,9 +596,11 @@ rx_read_resp(struct roce_qp *qp, struct roce_pkt *pkt, uint64_t now)
 	uint32_t psn = pkt->bth.psn, off, i;
 	struct roce_swqe *w = NULL;
 
-	for (i = qp->sq_tail; i != qp->sq_next; i++) {
+	for (i = qp->sq_tail; i != sq_head_acquire(qp); i++) {
 		struct roce_swqe *o = &qp->sq[i & qp->sq_mask];
 
+		if (!o->started)
+			break;
 		if (o->done)
 			continue;
 		if (o->opcode == PRDMA_WR_RDMA_READ) {
@@ -564,9 +619,14 @@ rx_read_resp(struct roce_qp *qp, struct roce_pkt *pkt, uint64_t now)
 		return; /* stale or unexpected */
 	if (psn != w->resp_psn) {
 		if (roce_psn_cmp(psn, w->resp_psn) > 0) {
-			/* A response was lost: ask again from the missing one. */
+			/* A response was lost: ask again from the missing one, once
+			 * per gap (the timer covers a lost re-request). */
 			qp->cnt[PRDMA_QP_CNT_OUT_OF_SEQUENCE]++;
-			rewind_to(qp, w->resp_psn);
+			if (!w->rereq || w->rereq_psn != w->resp_psn) {
+				w->rereq = 1;
+				w->rereq_psn = w->resp_psn;
+				rewind_to(qp, w->resp_psn);
+			}
 		}
 		return;
 	}
@@ -604,9 +664,11 @@ rx_atomic_ack(struct roce_qp *qp, struct roce_pkt *pkt, uint64_t now)
 	struct roce_swqe *w = NULL;
 	uint64_t orig = pkt->ext.orig;
 
-	for (i = qp->sq_tail; i != qp->sq_next; i++) {
+	for (i = qp->sq_tail; i != sq_head_acquire(qp); i++) {
 		struct roce_swqe *o = &qp->sq[i & qp->sq_mask];
 
+		if (!o->started)
+			break;
 		if (o->done)
 			continue;
 		if (is_atomic(o->opcode)) {
@@ -646,7 +708,7 @@ roce_req_rx(struct roce_qp *qp, struct roce_pkt *pkt, uint64_t now)
 		return;
 	}
 	/* Only PSNs we have sent can be answered. */
-	if (roce_psn_cmp(psn, qp->sq_psn) >= 0 && !(pkt->flags & ROCE_F_READ)) {
+	if (roce_psn_cmp(psn, qp->max_psn) >= 0 && !(pkt->flags & ROCE_F_READ)) {
 		qp->cnt[PRDMA_QP_CNT_OUT_OF_SEQUENCE]++;
 		return;
 	}

@@ -179,6 +179,25 @@ length_ok(const struct roce_qp *qp, const struct roce_pkt *pkt)
 	return pkt->paylen == qp->mtu;
 }
 
+/* Drop the queued answers to requests from @psn on. */
+static void
+out_truncate(struct roce_qp *qp, uint32_t psn)
+{
+	uint32_t i, keep = qp->out_tail;
+
+	for (i = qp->out_tail; i != qp->out_head; i++) {
+		struct roce_out *o = &qp->outq[i & OUTQ_MASK];
+		uint32_t start = o->kind == ROCE_OUT_ACK ? o->psn : o->first_psn;
+
+		if (roce_psn_cmp(start, psn) >= 0)
+			continue;
+		if (i != keep)
+			qp->outq[keep & OUTQ_MASK] = *o;
+		keep++;
+	}
+	qp->out_head = keep;
+}
+
 /* Duplicate request on RC (C9-105 and the READ/atomic replay rules). */
 static void
 rc_duplicate(struct roce_qp *qp, struct roce_pkt *pkt)
@@ -197,27 +216,34 @@ rc_duplicate(struct roce_qp *qp, struct roce_pkt *pkt)
 				continue;
 			if (r->atomic != !!(pkt->flags & ROCE_F_ATOMIC))
 				return;
+			if (r->atomic && psn != r->first_psn)
+				return;
+			if (!r->atomic &&
+			    (pkt->ext.rkey != r->rkey || pkt->ext.va < r->va ||
+			     pkt->ext.va + pkt->ext.dma_len > r->va + r->len))
+				return; /* not a subset of the original READ */
+			/*
+			 * The requester went back to @psn and resends what
+			 * follows: answers queued from @psn on would only hold
+			 * this one back (responses leave in PSN order).
+			 */
+			out_truncate(qp, psn);
+			o = out_push(qp);
+			if (o == NULL)
+				return;
+			o->replay = 1;
+			o->first_psn = psn;
+			o->psn = psn;
+			o->msn = r->msn;
 			if (r->atomic) {
-				if (psn != r->first_psn || (o = out_push(qp)) == NULL)
-					return;
 				o->kind = ROCE_OUT_ATOMIC;
-				o->psn = psn;
-				o->msn = r->msn;
 				o->orig = r->orig;
 				return;
 			}
-			/* The replayed range must lie inside the original one. */
-			if (pkt->ext.rkey != r->rkey || pkt->ext.va < r->va ||
-			    pkt->ext.va + pkt->ext.dma_len > r->va + r->len ||
-			    (o = out_push(qp)) == NULL)
-				return;
 			o->kind = ROCE_OUT_READ;
-			o->psn = psn;
-			o->first_psn = psn;
 			o->va = pkt->ext.va;
 			o->rkey = pkt->ext.rkey;
 			o->len = pkt->ext.dma_len;
-			o->msn = r->msn;
 			return;
 		}
 		return; /* resource gone: drop */
@@ -244,7 +270,8 @@ rd_pending(const struct roce_qp *qp)
 	uint32_t i, n = 0;
 
 	for (i = qp->out_tail; i != qp->out_head; i++)
-		if (qp->outq[i & OUTQ_MASK].kind != ROCE_OUT_ACK)
+		if (qp->outq[i & OUTQ_MASK].kind != ROCE_OUT_ACK &&
+		    !qp->outq[i & OUTQ_MASK].replay)
 			n++;
 	return n;
 }

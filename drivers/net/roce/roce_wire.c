@@ -256,6 +256,7 @@ roce_pkt_parse(uint8_t *frame, uint32_t len, struct roce_pkt *pkt)
 			return ROCE_RX_MALFORMED;
 		l3len = ROCE_IPV4_LEN;
 		pkt->ipv6 = 0;
+		pkt->ecn = l3[1] & ROCE_ECN_MASK;
 		memset(pkt->src_ip, 0, sizeof(pkt->src_ip));
 		memset(pkt->dst_ip, 0, sizeof(pkt->dst_ip));
 		memcpy(pkt->src_ip, l3 + 12, 4);
@@ -280,6 +281,7 @@ roce_pkt_parse(uint8_t *frame, uint32_t len, struct roce_pkt *pkt)
 			return ROCE_RX_MALFORMED;
 		l3len = ROCE_IPV6_LEN;
 		pkt->ipv6 = 1;
+		pkt->ecn = (l3[1] >> 4) & ROCE_ECN_MASK;
 		memcpy(pkt->src_ip, l3 + 8, 16);
 		memcpy(pkt->dst_ip, l3 + 24, 16);
 		udp = l3 + l3len;

@@ -40,6 +40,13 @@
 /* Longest transport header stack: BTH + RETH + ImmDt (or AtomicETH). */
 #define ROCE_TRANSPORT_MAX (ROCE_BTH_LEN + ROCE_ATMETH_LEN + ROCE_IMM_LEN)
 #define ROCE_MIN_FRAME     60
+/* RoCEv1: the IB transport after a GRH, straight on Ethernet. */
+#define ROCE_ETHERTYPE_V1  0x8915
+#define ROCE_GRH_NXT_BTH   0x1b
+/* IP ECN field (low two bits of the TOS / traffic class). */
+#define ROCE_ECN_MASK      0x03
+#define ROCE_ECN_ECT0      0x02
+#define ROCE_ECN_CE        0x03
 
 #define ROCE_DEFAULT_PKEY  0xffff
 #define ROCE_PKEY_MASK     0x7fff
@@ -282,6 +289,8 @@ struct roce_pkt {
 	uint32_t roce_len;     /* BTH..ICRC, from UDP length */
 	uint32_t flags;        /* roce_opcode_flags() */
 	uint8_t ipv6;
+	uint8_t ecn;           /* IP ECN field (ROCE_ECN_*) */
+	uint8_t v1;            /* RoCEv1: l3 is the GRH */
 	uint8_t src_ip[16];    /* IPv4 in the first 4 bytes */
 	uint8_t dst_ip[16];
 	struct roce_bth bth;
