@@ -224,5 +224,6 @@ int conf_group_errors(void);
 int conf_group_events(void);
 int conf_group_mr(void);
 int conf_group_post(void);
+int conf_group_mcast(void);
 
 #endif /* CONF_H */

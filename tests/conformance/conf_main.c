@@ -36,6 +36,7 @@ main(void)
 	failed += conf_group_events();
 	failed += conf_group_mr();
 	failed += conf_group_post();
+	failed += conf_group_mcast();
 
 	for (i = 0; i < RTE_DIM(conf_devs); i++) {
 		if (conf_devs[i].id >= 0 && prdma_dev_remove((uint16_t)conf_devs[i].id) < 0) {
