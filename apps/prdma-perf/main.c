@@ -20,11 +20,13 @@
 #include <rte_lcore.h>
 
 #include "app_ports.h"
+#include "app_raw.h"
 #include "perf.h"
 
 RTE_LOG_REGISTER_DEFAULT(perf_logtype, INFO);
 
 #define PERF_MAX_ROWS 24
+#define RAW_RULE "---------------------------------------------------------------------------------------\n"
 
 static unsigned int
 size_list(const struct perf_opts *o, uint32_t *sizes)
@@ -190,6 +192,72 @@ out:
 	return ret == 0 ? ret2 : ret;
 }
 
+/* The baselines: the same frames with no transport, on the same ports. */
+static int
+run_raw(const struct perf_opts *o, struct perf_row *rows, unsigned int *nb_rows)
+{
+	uint32_t sizes[PERF_MAX_ROWS], frame, n, i;
+	struct app_runner runner;
+	struct app_ports ports;
+	uint64_t *samples = NULL;
+	uint32_t nb = 0;
+	double fps;
+	int ret;
+
+	ret = app_ports_create(&ports);
+	if (ret < 0)
+		return ret;
+	app_runner_init(&runner, o->timeout_s);
+	printf(RAW_RULE "                    %s test on ring ports %u and %u\n" RAW_RULE,
+	       o->test == PERF_RAW_LAT ? "Raw ethdev ping-pong" : "Raw ethdev burst",
+	       ports.port[0], ports.port[1]);
+	perf_report_header(stdout, o);
+	n = size_list(o, sizes);
+	if (o->test == PERF_RAW_LAT) {
+		samples = calloc(o->iters, sizeof(*samples));
+		if (samples == NULL) {
+			ret = -ENOMEM;
+			goto out;
+		}
+	}
+	for (i = 0; i < n && sizes[i] <= 1024; i++) {
+		struct perf_row *row = &rows[i];
+
+		memset(row, 0, sizeof(*row));
+		frame = APP_WRITE_ONLY_OVERHEAD + RTE_ALIGN_CEIL(sizes[i], 4);
+		row->size = sizes[i];
+		row->iters = o->iters;
+		if (o->test == PERF_RAW_LAT) {
+			ret = app_raw_pingpong(&runner, &ports, frame, o->iters, samples, &nb);
+			if (ret == 0)
+				app_lat_summary(samples, nb, 2, &row->lat);
+		} else {
+			ret = app_raw_burst(&runner, &ports, frame, o->iters, &fps);
+			row->msg_rate = fps / 1e6;
+			row->bw_avg = fps * sizes[i] / (o->report_gbits ? 1e9 / 8 : 1048576.0);
+			row->bw_peak = row->bw_avg;
+			row->gbps = fps * sizes[i] * 8 / 1e9;
+		}
+		if (ret < 0)
+			goto out;
+		perf_report_row(stdout, o, row);
+		*nb_rows = i + 1;
+	}
+	perf_report_footer(stdout);
+	if (o->json_path != NULL) {
+		struct perf_side s;
+
+		memset(&s, 0, sizeof(s));
+		s.dev_id = -1;
+		s.nqp = 1;
+		ret = perf_report_json(o->json_path, o, &s, rows, *nb_rows, "loopback");
+	}
+out:
+	free(samples);
+	app_ports_destroy(&ports);
+	return ret;
+}
+
 /* Barrier handshakes before the traffic, after the per-QP key exchange. */
 static unsigned int
 barriers_before(const struct perf_opts *o)
@@ -320,7 +388,12 @@ main(int argc, char **argv)
 		rte_eal_cleanup();
 		return ret > 0 ? 0 : 2;
 	}
-	ret = o.loopback ? run_loopback(&o, rows, &nb_rows) : run_remote(&o, rows, &nb_rows);
+	if (perf_test_is_raw(o.test))
+		ret = run_raw(&o, rows, &nb_rows);
+	else if (o.loopback)
+		ret = run_loopback(&o, rows, &nb_rows);
+	else
+		ret = run_remote(&o, rows, &nb_rows);
 	if (rte_eal_cleanup() < 0 && ret == 0)
 		ret = -EIO;
 	if (ret < 0) {

@@ -34,6 +34,8 @@ enum perf_test {
 	PERF_SEND_LAT,
 	PERF_SEND_BW,
 	PERF_ATOMIC_LAT,
+	PERF_RAW_LAT,                /* baselines: raw ethdev frames of */
+	PERF_RAW_BW,                 /* a WRITE of -s bytes (--loopback) */
 	PERF_TEST_NB
 };
 
@@ -42,6 +44,7 @@ enum perf_verb { PERF_VERB_WRITE, PERF_VERB_READ, PERF_VERB_SEND, PERF_VERB_ATOM
 
 const char *perf_test_name(enum perf_test t);
 int perf_test_is_lat(enum perf_test t);
+int perf_test_is_raw(enum perf_test t);
 enum perf_verb perf_test_verb(enum perf_test t);
 
 #define PERF_MAX_QP 16384

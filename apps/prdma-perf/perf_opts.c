@@ -17,6 +17,8 @@ static const char *const test_names[PERF_TEST_NB] = {
 	[PERF_SEND_LAT] = "send_lat",
 	[PERF_SEND_BW] = "send_bw",
 	[PERF_ATOMIC_LAT] = "atomic_lat",
+	[PERF_RAW_LAT] = "raw_lat",
+	[PERF_RAW_BW] = "raw_bw",
 };
 
 const char *
@@ -29,7 +31,13 @@ int
 perf_test_is_lat(enum perf_test t)
 {
 	return t == PERF_WRITE_LAT || t == PERF_READ_LAT || t == PERF_SEND_LAT ||
-	       t == PERF_ATOMIC_LAT;
+	       t == PERF_ATOMIC_LAT || t == PERF_RAW_LAT;
+}
+
+int
+perf_test_is_raw(enum perf_test t)
+{
+	return t == PERF_RAW_LAT || t == PERF_RAW_BW;
 }
 
 enum perf_verb
@@ -55,6 +63,8 @@ perf_opts_usage(FILE *out, const char *prog)
 	fprintf(out,
 		"usage: %s [EAL args] -- <test> [options] [server host]\n"
 		"  tests: write_lat write_bw read_lat read_bw send_lat send_bw atomic_lat\n"
+		"  baselines (--loopback): raw_lat raw_bw: raw ethdev ping-pong and burst of\n"
+		"         the frames a -s byte RDMA WRITE makes, on the same ring ports\n"
 		"  Without a host the program is the server; with one, the client.\n"
 		"  -s, --size N           message size (default 2; 8 for atomic_lat; 65536 for *_bw)\n"
 		"  -a, --all              every size from 2 to 8M (powers of two)\n"
@@ -185,6 +195,10 @@ opts_check(struct perf_opts *o, int size_set, int depth_set)
 		BAD("give the device with --devargs (or run --loopback)");
 	if (o->loopback && o->nb_devargs == 1)
 		BAD("--loopback takes two --devargs (server, client) or none");
+	if (perf_test_is_raw(o->test) && (!o->loopback || o->nb_devargs != 0 || o->duration > 0))
+		BAD("raw_lat and raw_bw run with --loopback on their own ports, with -n");
+	if (perf_test_is_raw(o->test) && o->size > 1024)
+		BAD("raw frames hold one packet: -s up to 1024");
 	if (o->use_cm && o->duration > 0)
 		BAD("-R with -D is not supported: give -n");
 	return 0;

@@ -26,6 +26,8 @@ static const char *const titles[PERF_TEST_NB] = {
 	[PERF_SEND_LAT] = "Send Latency Test",
 	[PERF_SEND_BW] = "Send BW Test",
 	[PERF_ATOMIC_LAT] = "Atomic FETCH_AND_ADD Latency Test",
+	[PERF_RAW_LAT] = "Raw ethdev ping-pong (baseline)",
+	[PERF_RAW_BW] = "Raw ethdev burst (baseline)",
 };
 
 void
@@ -175,7 +177,8 @@ perf_report_json(const char *path, const struct perf_opts *o, const struct perf_
 		"  \"qp_memory_bytes\": %" PRIu64 ",\n  \"mem_per_qp_bytes\": %.0f,\n"
 		"  \"bw_unit\": \"%s\",\n  \"latency_divisor\": %d,\n  \"results\": [\n",
 		perf_test_name(o->test), mode, s->server ? "server" : "client",
-		prdma_dev_name((uint16_t)s->dev_id), s->nqp, o->tx_depth,
+		s->dev_id >= 0 ? prdma_dev_name((uint16_t)s->dev_id) : "raw ethdev", s->nqp,
+		o->tx_depth,
 		prdma_mtu_bytes(s->mtu), RTE_MIN(o->inline_size, s->max_inline),
 		s->mem_qps, (double)s->mem_qps / RTE_MAX(1u, s->nqp),
 		o->report_gbits ? "Gb/sec" : "MB/sec",

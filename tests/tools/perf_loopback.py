@@ -25,6 +25,8 @@ RUNS = [
     ("send_bw", ["-n", "300", "-s", "4096", "--report_gbits"]),
     ("write_lat", ["-D", "0.3", "-s", "8"]),
     ("write_bw", ["-D", "0.3", "-s", "1024"]),
+    ("raw_lat", ["-n", "300", "-s", "64"]),
+    ("raw_bw", ["-n", "300", "-s", "64"]),
 ]
 
 
@@ -39,11 +41,12 @@ def check(test, args, doc):
     if r["bytes"] != size:
         fail("%s: bytes %s, expected %d" % (test, r["bytes"], size))
     timed = "-D" in args
+    iters = int(args[args.index("-n") + 1]) if "-n" in args else 0
     if test.endswith("_lat"):
         for k in LAT:
             if k not in r:
                 fail("%s: key %s missing" % (test, k))
-        if not timed and r["samples"] != 300:
+        if not timed and r["samples"] != iters:
             fail("%s: %s samples, expected 300" % (test, r["samples"]))
         if timed and r["samples"] < 10:
             fail("%s: only %d samples in 0.3 s" % (test, r["samples"]))
@@ -65,7 +68,7 @@ def check(test, args, doc):
                                                               r["msg_rate_mpps"]))
         if doc["bw_unit"] != ("Gb/sec" if "--report_gbits" in args else "MB/sec"):
             fail("%s: unit %s" % (test, doc["bw_unit"]))
-        if not timed and r["iterations"] != 300:
+        if not timed and r["iterations"] != iters:
             fail("%s: %s iterations" % (test, r["iterations"]))
     if "-q" in args and doc["qps"] != 2:
         fail("%s: %s QPs" % (test, doc["qps"]))
