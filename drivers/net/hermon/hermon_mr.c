@@ -7,8 +7,9 @@
  * A region's dMPT entry goes to the device with SW2HW_MPT; its MTT lists the
  * IOVA of every page of the region (the page size of the memory segment
  * list it lies in) and is written with WRITE_MTT. A key is the dMPT index
- * shifted left by 8 with a key byte that rotates each time the index is
- * reused, so a stale key never matches a new entry.
+ * shifted left by 8 with a key byte drawn at random each time the index is
+ * used and never the same twice in a row, so a stale key never matches a
+ * new entry and keys are not guessable in sequence.
  */
 
 #include <errno.h>
@@ -53,11 +54,20 @@ static int
 mpt_get(struct hermon_dev *hd, uint32_t *index, uint32_t *key)
 {
 	int i = hermon_bitmap_alloc(&hd->mpts);
+	uint8_t kb;
 
 	if (i < 0)
 		return i;
 	*index = (uint32_t)i;
-	*key = ((uint32_t)i << 8) | ++hd->mpt_key[i];
+	/*
+	 * A random key byte, never the one this index had last: a peer cannot
+	 * guess the next key from the last, and a stale key stays stale.
+	 */
+	kb = (uint8_t)prdma_random32();
+	if (kb == hd->mpt_key[i])
+		kb++;
+	hd->mpt_key[i] = kb;
+	*key = ((uint32_t)i << 8) | kb;
 	return 0;
 }
 
