@@ -13,11 +13,14 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_memcpy.h>
 
 #include "app_ports.h"
 #include "app_raw.h"
@@ -48,6 +51,7 @@ static int
 run_size(const struct perf_opts *o, struct perf_side *client, struct perf_side *server,
 	 uint32_t size, struct perf_row *row)
 {
+	struct prdma_dev_counters c0, c1;
 	struct perf_run rc, rs;
 	struct app_runner runner;
 	volatile int client_done = 0;
@@ -56,6 +60,9 @@ run_size(const struct perf_opts *o, struct perf_side *client, struct perf_side *
 
 	memset(&rc, 0, sizeof(rc));
 	memset(&rs, 0, sizeof(rs));
+	memset(&c0, 0, sizeof(c0));
+	memset(&c1, 0, sizeof(c1));
+	prdma_dev_counters_get(client != NULL ? client->dev : server->dev, &c0);
 	if (client != NULL) {
 		memset(perf_rx_slot(client, 0), 0, client->slot_len * client->nqp);
 		ret = perf_run_init(&rc, client, size);
@@ -92,8 +99,17 @@ run_size(const struct perf_opts *o, struct perf_side *client, struct perf_side *
 		} while (step == 0);
 		ret = step < 0 ? step : 0;
 	}
-	if (ret == 0)
+	if (ret == 0) {
 		perf_row_from_run(o, client != NULL ? &rc : &rs, row);
+		/* Losses show as retransmissions: worth knowing beside a figure. */
+		prdma_dev_counters_get(client != NULL ? client->dev : server->dev, &c1);
+		row->retransmits = c1.value[PRDMA_DEV_CNT_RETRANSMITS] -
+				   c0.value[PRDMA_DEV_CNT_RETRANSMITS];
+		row->naks = c1.value[PRDMA_DEV_CNT_NAKS_RECEIVED] -
+			    c0.value[PRDMA_DEV_CNT_NAKS_RECEIVED];
+	}
+	if (ret == 0 && client != NULL && o->samples_path != NULL && perf_test_is_lat(o->test))
+		ret = perf_report_samples(o->samples_path, o, &rc);
 	perf_run_fini(&rc);
 	perf_run_fini(&rs);
 	if (ret < 0)
@@ -133,6 +149,10 @@ run_loopback(const struct perf_opts *o, struct perf_row *rows, unsigned int *nb_
 	if (o->nb_devargs == 2) {
 		snprintf(da, sizeof(da), "%s", o->devargs[0]);
 		snprintf(db, sizeof(db), "%s", o->devargs[1]);
+	} else if (!o->ethdev_ports) {
+		/* The provider's embedded loopback link. */
+		snprintf(da, sizeof(da), "roce:ring=perf%d,side=0,ip=192.0.2.1", getpid());
+		snprintf(db, sizeof(db), "roce:ring=perf%d,side=1,ip=192.0.2.2", getpid());
 	} else {
 		/* Two cross-connected net_ring ports of this process. */
 		ret = app_ports_create(&ports);
@@ -187,7 +207,7 @@ out:
 	if (ret == 0)
 		ret = ret2;
 	ret2 = perf_side_close(&srv);
-	if (o->nb_devargs != 2)
+	if (o->nb_devargs != 2 && o->ethdev_ports)
 		app_ports_destroy(&ports);
 	return ret == 0 ? ret2 : ret;
 }
@@ -256,6 +276,61 @@ out:
 	free(samples);
 	app_ports_destroy(&ports);
 	return ret;
+}
+
+/* One core copying: the bound a WRITE's data placement works against. */
+static int
+run_memcpy(const struct perf_opts *o, struct perf_row *rows, unsigned int *nb_rows)
+{
+	uint32_t sizes[PERF_MAX_ROWS], n, i, k;
+	double secs, unit = o->report_gbits ? 1e9 / 8 : 1048576.0;
+	uint8_t *src, *dst;
+	uint64_t t0;
+
+	n = size_list(o, sizes);
+	src = rte_malloc("perf_memcpy", PERF_MAX_SIZE, 4096);
+	dst = rte_malloc("perf_memcpy", PERF_MAX_SIZE, 4096);
+	if (src == NULL || dst == NULL) {
+		rte_free(src);
+		rte_free(dst);
+		return -ENOMEM;
+	}
+	memset(src, 0x5a, PERF_MAX_SIZE);
+	memset(dst, 0, PERF_MAX_SIZE);
+	printf(RAW_RULE "                    memcpy (baseline): one core, rte_memcpy\n" RAW_RULE);
+	perf_report_header(stdout, o);
+	for (i = 0; i < n; i++) {
+		struct perf_row *row = &rows[i];
+
+		memset(row, 0, sizeof(*row));
+		t0 = rte_rdtsc();
+		for (k = 0; k < o->iters; k++) {
+			rte_memcpy(dst, src, sizes[i]);
+			/* Keep the copies from being merged or dropped. */
+			rte_compiler_barrier();
+		}
+		secs = (double)(rte_rdtsc() - t0) / (double)rte_get_tsc_hz();
+		row->size = sizes[i];
+		row->iters = o->iters;
+		row->msg_rate = secs > 0 ? o->iters / secs / 1e6 : 0;
+		row->bw_avg = secs > 0 ? (double)sizes[i] * o->iters / secs / unit : 0;
+		row->bw_peak = row->bw_avg;
+		row->gbps = secs > 0 ? (double)sizes[i] * o->iters * 8 / secs / 1e9 : 0;
+		perf_report_row(stdout, o, row);
+		*nb_rows = i + 1;
+	}
+	perf_report_footer(stdout);
+	rte_free(src);
+	rte_free(dst);
+	if (o->json_path != NULL) {
+		struct perf_side s;
+
+		memset(&s, 0, sizeof(s));
+		s.dev_id = -1;
+		s.nqp = 1;
+		return perf_report_json(o->json_path, o, &s, rows, *nb_rows, "loopback");
+	}
+	return 0;
 }
 
 /* Barrier handshakes before the traffic, after the per-QP key exchange. */
@@ -388,7 +463,9 @@ main(int argc, char **argv)
 		rte_eal_cleanup();
 		return ret > 0 ? 0 : 2;
 	}
-	if (perf_test_is_raw(o.test))
+	if (o.test == PERF_MEMCPY_BW)
+		ret = run_memcpy(&o, rows, &nb_rows);
+	else if (perf_test_is_raw(o.test))
 		ret = run_raw(&o, rows, &nb_rows);
 	else if (o.loopback)
 		ret = run_loopback(&o, rows, &nb_rows);

@@ -36,6 +36,7 @@ enum perf_test {
 	PERF_ATOMIC_LAT,
 	PERF_RAW_LAT,                /* baselines: raw ethdev frames of */
 	PERF_RAW_BW,                 /* a WRITE of -s bytes (--loopback) */
+	PERF_MEMCPY_BW,              /* baseline: one core's rte_memcpy */
 	PERF_TEST_NB
 };
 
@@ -69,10 +70,12 @@ struct perf_opts {
 	uint16_t port;               /* -p */
 	const char *host;            /* client when set */
 	int loopback;
+	int ethdev_ports;             /* loopback over app ports, roce port mode */
 	const char *devargs[PERF_MAX_DEVARGS];
 	unsigned int nb_devargs;
 	const char *json_path;
 	const char *oob_trace;       /* --oob-trace: every OOB message in hex */
+	const char *samples_path;    /* --samples: every latency sample (us) */
 	int gid_index;               /* -x */
 	int dont_xchg_versions;
 	int atomic_cas;              /* -A CMP_AND_SWAP */
@@ -243,6 +246,8 @@ struct perf_row {
 	double msg_rate;             /* Mpps */
 	double gbps;
 	int from_peer;               /* a server shows the client's report */
+	uint64_t retransmits;        /* this side's device, during the run */
+	uint64_t naks;
 };
 
 void perf_report_banner(FILE *out, const struct perf_opts *o, const struct perf_side *s);
@@ -252,6 +257,8 @@ void perf_report_row(FILE *out, const struct perf_opts *o, const struct perf_row
 void perf_report_footer(FILE *out);
 void perf_row_from_run(const struct perf_opts *o, const struct perf_run *r,
 		       struct perf_row *row);
+/* Write the run's latency samples, one-way microseconds, one a line. */
+int perf_report_samples(const char *path, const struct perf_opts *o, const struct perf_run *r);
 int perf_report_json(const char *path, const struct perf_opts *o, const struct perf_side *s,
 		     const struct perf_row *rows, unsigned int nb_rows, const char *mode);
 

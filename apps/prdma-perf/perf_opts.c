@@ -19,6 +19,7 @@ static const char *const test_names[PERF_TEST_NB] = {
 	[PERF_ATOMIC_LAT] = "atomic_lat",
 	[PERF_RAW_LAT] = "raw_lat",
 	[PERF_RAW_BW] = "raw_bw",
+	[PERF_MEMCPY_BW] = "memcpy_bw",
 };
 
 const char *
@@ -37,7 +38,7 @@ perf_test_is_lat(enum perf_test t)
 int
 perf_test_is_raw(enum perf_test t)
 {
-	return t == PERF_RAW_LAT || t == PERF_RAW_BW;
+	return t == PERF_RAW_LAT || t == PERF_RAW_BW || t == PERF_MEMCPY_BW;
 }
 
 enum perf_verb
@@ -64,7 +65,8 @@ perf_opts_usage(FILE *out, const char *prog)
 		"usage: %s [EAL args] -- <test> [options] [server host]\n"
 		"  tests: write_lat write_bw read_lat read_bw send_lat send_bw atomic_lat\n"
 		"  baselines (--loopback): raw_lat raw_bw: raw ethdev ping-pong and burst of\n"
-		"         the frames a -s byte RDMA WRITE makes, on the same ring ports\n"
+		"         the frames a -s byte RDMA WRITE makes, on the same ring ports;\n"
+		"         memcpy_bw: one core copying -s bytes -n times (rte_memcpy)\n"
 		"  Without a host the program is the server; with one, the client.\n"
 		"  -s, --size N           message size (default 2; 8 for atomic_lat; 65536 for *_bw)\n"
 		"  -a, --all              every size from 2 to 8M (powers of two)\n"
@@ -85,9 +87,12 @@ perf_opts_usage(FILE *out, const char *prog)
 		"      --loopback         both sides in this process on two lcores, no TCP\n"
 		"      --devargs STR      device (twice with --loopback: server, client);\n"
 		"                         default with --loopback: the embedded ring link\n"
+		"      --ethdev-ports     --loopback over two net_ring ethdevs made here, the\n"
+		"                         provider in port mode (the raw baselines' ports)\n"
 		"      --dmac MAC         the peer's MAC (port mode has no ARP yet)\n"
 		"      --json FILE        write the results as JSON\n"
 		"      --oob-trace FILE   log every out-of-band message (direction, length, hex)\n"
+		"      --samples FILE     latency tests: every sample, one-way us, one a line\n"
 		"      --timeout S        give up after S seconds without progress (default 30)\n",
 		prog);
 }
@@ -128,10 +133,12 @@ enum {
 	OPT_REPORT_GBITS = 256,
 	OPT_DONT_XCHG,
 	OPT_LOOPBACK,
+	OPT_ETHDEV_PORTS,
 	OPT_DEVARGS,
 	OPT_DMAC,
 	OPT_JSON,
 	OPT_OOB_TRACE,
+	OPT_SAMPLES,
 	OPT_TIMEOUT,
 	OPT_HELP,
 };
@@ -153,10 +160,12 @@ static const struct option long_opts[] = {
 	{ "report_gbits", no_argument, NULL, OPT_REPORT_GBITS },
 	{ "dont_xchg_versions", no_argument, NULL, OPT_DONT_XCHG },
 	{ "loopback", no_argument, NULL, OPT_LOOPBACK },
+	{ "ethdev-ports", no_argument, NULL, OPT_ETHDEV_PORTS },
 	{ "devargs", required_argument, NULL, OPT_DEVARGS },
 	{ "dmac", required_argument, NULL, OPT_DMAC },
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "oob-trace", required_argument, NULL, OPT_OOB_TRACE },
+	{ "samples", required_argument, NULL, OPT_SAMPLES },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
@@ -197,7 +206,7 @@ opts_check(struct perf_opts *o, int size_set, int depth_set)
 		BAD("--loopback takes two --devargs (server, client) or none");
 	if (perf_test_is_raw(o->test) && (!o->loopback || o->nb_devargs != 0 || o->duration > 0))
 		BAD("raw_lat and raw_bw run with --loopback on their own ports, with -n");
-	if (perf_test_is_raw(o->test) && o->size > 1024)
+	if ((o->test == PERF_RAW_LAT || o->test == PERF_RAW_BW) && o->size > 1024)
 		BAD("raw frames hold one packet: -s up to 1024");
 	if (o->use_cm && o->duration > 0)
 		BAD("-R with -D is not supported: give -n");
@@ -298,6 +307,9 @@ perf_opts_parse(struct perf_opts *o, int argc, char **argv)
 		case OPT_LOOPBACK:
 			o->loopback = 1;
 			break;
+		case OPT_ETHDEV_PORTS:
+			o->ethdev_ports = 1;
+			break;
 		case OPT_DMAC:
 			if (rte_ether_unformat_addr(optarg, &o->dmac) < 0)
 				BAD("bad --dmac '%s': xx:xx:xx:xx:xx:xx", optarg);
@@ -308,6 +320,9 @@ perf_opts_parse(struct perf_opts *o, int argc, char **argv)
 			break;
 		case OPT_OOB_TRACE:
 			o->oob_trace = optarg;
+			break;
+		case OPT_SAMPLES:
+			o->samples_path = optarg;
 			break;
 		case OPT_TIMEOUT:
 			if (parse_double(optarg, 0.1, 86400, &d) < 0)

@@ -28,6 +28,7 @@ static const char *const titles[PERF_TEST_NB] = {
 	[PERF_ATOMIC_LAT] = "Atomic FETCH_AND_ADD Latency Test",
 	[PERF_RAW_LAT] = "Raw ethdev ping-pong (baseline)",
 	[PERF_RAW_BW] = "Raw ethdev burst (baseline)",
+	[PERF_MEMCPY_BW] = "memcpy (baseline)",
 };
 
 void
@@ -161,6 +162,24 @@ perf_row_from_run(const struct perf_opts *o, const struct perf_run *r, struct pe
 }
 
 int
+perf_report_samples(const char *path, const struct perf_opts *o, const struct perf_run *r)
+{
+	enum perf_verb v = perf_test_verb(o->test);
+	double us = 1e6 / (double)rte_get_tsc_hz() /
+		    (v == PERF_VERB_READ || v == PERF_VERB_ATOMIC ? 1 : 2);
+	uint32_t i, n = RTE_MIN(r->i, r->nb_samples_max);
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL) {
+		PERF_LOG(ERR, "cannot write %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	for (i = 0; i < n; i++)
+		fprintf(f, "%.4f\n", (double)r->samples[i] * us);
+	return fclose(f) == 0 ? 0 : -errno;
+}
+
+int
 perf_report_json(const char *path, const struct perf_opts *o, const struct perf_side *s,
 		 const struct perf_row *rows, unsigned int nb_rows, const char *mode)
 {
@@ -187,7 +206,9 @@ perf_report_json(const char *path, const struct perf_opts *o, const struct perf_
 	for (i = 0; i < nb_rows; i++) {
 		const struct perf_row *r = &rows[i];
 
-		fprintf(f, "    {\"bytes\": %u, \"iterations\": %" PRIu64, r->size, r->iters);
+		fprintf(f, "    {\"bytes\": %u, \"iterations\": %" PRIu64 ", \"retransmits\": %"
+			PRIu64 ", \"naks_received\": %" PRIu64, r->size, r->iters, r->retransmits,
+			r->naks);
 		if (perf_test_is_lat(o->test))
 			fprintf(f, ", \"samples\": %u, \"t_min_us\": %.3f, \"t_max_us\": %.3f, "
 				"\"t_typical_us\": %.3f, \"t_avg_us\": %.3f, \"t_stdev_us\": %.3f, "
