@@ -50,12 +50,14 @@ fi
 # ---------------------------------------------------------------------------
 # Fuzzing: the libFuzzer harnesses (tests/fuzz) built with clang, ASan and
 # UBSan, each run for a bounded time from its seed corpus (devtools/fuzz.sh,
-# doc/fuzzing.md). Only the fuzz targets are built here. Counted in the
-# summary as one test per fuzzer (a failed build counts as one failure).
+# doc/fuzzing.md), then a short soak (QP churn, traffic under fault
+# injection) in the same sanitizer build with LeakSanitizer on. Only these
+# targets are built here. Counted in the summary as one test per fuzzer
+# plus one for the soak (a failed build counts as one failure).
 say "fuzz build (clang, libFuzzer, ASan+UBSan) and ${FUZZ_SECONDS:-20} s per fuzzer"
 fuzz_dir="$PRDMA_TOP/build-fuzz"
 fuzz_targets="tests/fuzz/fuzz_roce_rx tests/fuzz/fuzz_cm_mad tests/fuzz/fuzz_devargs \
-tests/fuzz/fuzz_hermon_cmd"
+tests/fuzz/fuzz_hermon_cmd tests/soak/test_soak"
 if ! dpkg-query -W -f='${Status}' libclang-rt-14-dev 2>/dev/null | grep -q "ok installed" &&
    [ "$(id -u)" -eq 0 ]; then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
@@ -71,7 +73,21 @@ if { [ -f "$fuzz_dir/build.ninja" ] ||
 	fz=$(tail -n 1 "$log/fuzz.txt")
 	fz_pass=$(echo "$fz" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
 	fz_fail=$(echo "$fz" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
-	printf 'Ok: %s\nFail: %s\n' "${fz_pass:-0}" "${fz_fail:-1}" > "$log/fuzz.out"
+	fz_pass=${fz_pass:-0}
+	fz_fail=${fz_fail:-1}
+	if ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	   PRDMA_SOAK_SECONDS=${PRDMA_SOAK_SECONDS:-10} PRDMA_SOAK_CYCLES=2000 \
+	   "$fuzz_dir/tests/soak/test_soak" > "$log/soak-asan.txt" 2>&1; then
+		echo "soak under ASan/LSan: ok"
+		fz_pass=$((fz_pass + 1))
+	else
+		echo "soak under ASan/LSan: FAILED"
+		grep -E 'ERROR|SUMMARY|FAILED|LINE' "$log/soak-asan.txt" | head -10 || true
+		fz_fail=$((fz_fail + 1))
+		status=1
+	fi
+	printf 'Ok: %s\nFail: %s\n' "$fz_pass" "$fz_fail" > "$log/fuzz.out"
 else
 	echo "fuzz build: FAILED"
 	printf 'Ok: 0\nFail: 1\n' > "$log/fuzz.out"
