@@ -117,9 +117,10 @@ struct prdma_dev_ops {
 	int (*qp_counters_get)(struct prdma_qp *qp, struct prdma_qp_counters *c);
 	int (*qp_counters_reset)(struct prdma_qp *qp);
 
-	/** Attach/detach a UD QP to a multicast GID; the library has checked
-	 * the QP type, the GID and that it is not already (or not) attached;
-	 * the provider enforces the group limits (-ENOSPC). */
+	/** Attach/detach a UD QP to a multicast GID. The library has checked
+	 * the QP type and that the GID is multicast; the provider keeps the
+	 * group tables, so it answers -EEXIST (already attached), -ENOENT (not
+	 * attached) and -ENOSPC (a group limit reached) itself. */
 	int (*mcast_attach)(struct prdma_qp *qp, const union prdma_gid *gid);
 	int (*mcast_detach)(struct prdma_qp *qp, const union prdma_gid *gid);
 
