@@ -28,32 +28,33 @@ mcast_args_valid(const struct prdma_qp *qp, const union prdma_gid *gid)
 		prdma_gid_is_multicast(gid);
 }
 
-int
-prdma_qp_attach_mcast(struct prdma_qp *qp, const union prdma_gid *gid)
+typedef int (*mcast_op_t)(struct prdma_qp *qp, const union prdma_gid *gid);
+
+static int
+mcast_call(struct prdma_qp *qp, const union prdma_gid *gid, int attach)
 {
 	struct prdma_dev *dev;
+	mcast_op_t op;
 	int ret;
 
 	if (!mcast_args_valid(qp, gid))
 		return prdma_err(EINVAL);
 	dev = qp->dev;
+	op = attach ? dev->ops->mcast_attach : dev->ops->mcast_detach;
 	pthread_mutex_lock(&dev->lock);
-	ret = dev->ops->mcast_attach(qp, gid);
+	ret = op(qp, gid);
 	pthread_mutex_unlock(&dev->lock);
 	return ret < 0 ? prdma_err(-ret) : 0;
 }
 
 int
+prdma_qp_attach_mcast(struct prdma_qp *qp, const union prdma_gid *gid)
+{
+	return mcast_call(qp, gid, 1);
+}
+
+int
 prdma_qp_detach_mcast(struct prdma_qp *qp, const union prdma_gid *gid)
 {
-	struct prdma_dev *dev;
-	int ret;
-
-	if (!mcast_args_valid(qp, gid))
-		return prdma_err(EINVAL);
-	dev = qp->dev;
-	pthread_mutex_lock(&dev->lock);
-	ret = dev->ops->mcast_detach(qp, gid);
-	pthread_mutex_unlock(&dev->lock);
-	return ret < 0 ? prdma_err(-ret) : 0;
+	return mcast_call(qp, gid, 0);
 }
