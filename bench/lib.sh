@@ -64,7 +64,7 @@ calc() {
 nan = float('nan')
 try:
     v = $1
-    print('n/a' if v != v else ('%.3g' % v if isinstance(v, float) else v))
+    print('n/a' if v != v else (('%.3g' if abs(v) < 1000 else '%.0f') % v if isinstance(v, float) else v))
 except Exception:
     print('n/a')"
 }

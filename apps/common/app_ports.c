@@ -22,8 +22,8 @@ RTE_LOG_REGISTER_SUFFIX(app_logtype, common, INFO);
 #define APP_NB_MBUF 4095
 #define APP_DESC 512
 
-static int
-port_start(struct app_ports *p, uint16_t port)
+int
+app_port_start(struct rte_mempool *pool, uint16_t port)
 {
 	struct rte_eth_conf conf;
 	int ret;
@@ -32,7 +32,7 @@ port_start(struct app_ports *p, uint16_t port)
 	ret = rte_eth_dev_configure(port, 1, 1, &conf);
 	if (ret == 0)
 		ret = rte_eth_rx_queue_setup(port, 0, APP_DESC, (unsigned int)rte_socket_id(),
-					     NULL, p->pool);
+					     NULL, pool);
 	if (ret == 0)
 		ret = rte_eth_tx_queue_setup(port, 0, APP_DESC, (unsigned int)rte_socket_id(),
 					     NULL);
@@ -81,7 +81,7 @@ app_ports_create(struct app_ports *p)
 			goto err;
 		}
 		p->port[i] = (uint16_t)ret;
-		ret = port_start(p, p->port[i]);
+		ret = app_port_start(p->pool, p->port[i]);
 		if (ret < 0)
 			goto err;
 		ret = rte_eth_macaddr_get(p->port[i], &p->mac[i]);

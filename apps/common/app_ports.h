@@ -14,6 +14,7 @@
 
 #include <rte_ether.h>
 #include <rte_log.h>
+#include <rte_mempool.h>
 
 extern int app_logtype;
 #define APP_LOG(fmt, ...) \
@@ -29,6 +30,8 @@ struct app_ports {
 };
 
 int app_ports_create(struct app_ports *p);
+/* Configure one rx and one tx queue on @p port and start it. */
+int app_port_start(struct rte_mempool *pool, uint16_t port);
 void app_ports_destroy(struct app_ports *p);
 
 /* The roce devargs of side @p i ("roce:port=N,ip=...[,mac=...]"). */

@@ -255,3 +255,89 @@ app_raw_burst(const struct app_runner *r, struct app_ports *p, uint32_t frame_le
 	free(tmpl);
 	return ret;
 }
+
+int
+app_raw_ping_port(struct rte_mempool *pool, uint16_t port, uint32_t frame_len,
+		  uint32_t iters, double timeout_s, uint64_t *samples, uint32_t *nb_samples)
+{
+	uint64_t hz = rte_get_tsc_hz(), deadline, t0 = 0, resend = hz / 10;
+	struct app_ports fake;
+	struct rte_mbuf *m;
+	uint8_t *tmpl;
+	uint32_t i = 0;
+	int waiting = 0, ret;
+
+	ret = frame_check(&frame_len);
+	if (ret < 0)
+		return ret;
+	tmpl = malloc(frame_len);
+	if (tmpl == NULL)
+		return -ENOMEM;
+	/* Broadcast: the peer's AF_XDP socket takes every frame of its queue. */
+	memset(&fake, 0, sizeof(fake));
+	memset(&fake.mac[1], 0xff, sizeof(fake.mac[1]));
+	rte_eth_macaddr_get(port, &fake.mac[0]);
+	raw_template(tmpl, frame_len, &fake);
+	deadline = rte_rdtsc() + (uint64_t)(timeout_s * (double)hz);
+	while (i < iters) {
+		if (rte_rdtsc() > deadline) {
+			ret = -ETIMEDOUT;
+			break;
+		}
+		if (!waiting || rte_rdtsc() - t0 > resend) {
+			m = rte_pktmbuf_alloc(pool);
+			if (m == NULL)
+				continue;
+			memcpy(rte_pktmbuf_mtod(m, void *), tmpl, frame_len);
+			m->data_len = (uint16_t)frame_len;
+			m->pkt_len = frame_len;
+			t0 = rte_rdtsc();
+			if (rte_eth_tx_burst(port, 0, &m, 1) != 1) {
+				rte_pktmbuf_free(m);
+				continue;
+			}
+			waiting = 1;
+		}
+		if (rte_eth_rx_burst(port, 0, &m, 1) != 1)
+			continue;
+		if (m->pkt_len == frame_len && waiting) {
+			samples[i++] = rte_rdtsc() - t0;
+			waiting = 0;
+		}
+		rte_pktmbuf_free(m);
+	}
+	*nb_samples = i;
+	free(tmpl);
+	return ret;
+}
+
+int
+app_raw_echo_port(uint16_t port, double idle_s, uint64_t *echoed)
+{
+	uint64_t hz = rte_get_tsc_hz(), last = rte_rdtsc();
+	struct rte_mbuf *m[RAW_BURST];
+	struct rte_ether_hdr *eth;
+	struct rte_ether_addr own;
+	uint16_t n, sent, k;
+
+	*echoed = 0;
+	rte_eth_macaddr_get(port, &own);
+	for (;;) {
+		n = rte_eth_rx_burst(port, 0, m, RAW_BURST);
+		if (n == 0) {
+			if (rte_rdtsc() - last > (uint64_t)(idle_s * (double)hz))
+				return 0;
+			continue;
+		}
+		last = rte_rdtsc();
+		for (k = 0; k < n; k++) {
+			eth = rte_pktmbuf_mtod(m[k], struct rte_ether_hdr *);
+			rte_ether_addr_copy(&eth->src_addr, &eth->dst_addr);
+			rte_ether_addr_copy(&own, &eth->src_addr);
+		}
+		sent = rte_eth_tx_burst(port, 0, m, n);
+		if (sent < n)
+			rte_pktmbuf_free_bulk(m + sent, n - sent);
+		*echoed += sent;
+	}
+}

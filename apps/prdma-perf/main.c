@@ -11,6 +11,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,7 +19,9 @@
 #include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
+#include <rte_ethdev.h>
 #include <rte_lcore.h>
+#include <rte_mbuf.h>
 #include <rte_malloc.h>
 #include <rte_memcpy.h>
 
@@ -278,6 +281,62 @@ out:
 	return ret;
 }
 
+/* raw_lat between two processes, one ethdev port each. */
+static int
+run_raw_port(const struct perf_opts *o, struct perf_row *rows, unsigned int *nb_rows)
+{
+	uint16_t port = (uint16_t)o->raw_port;
+	struct rte_mempool *pool;
+	uint64_t *samples, echoed;
+	uint32_t nb = 0;
+	int ret;
+
+	pool = rte_pktmbuf_pool_create("perf_raw", 8191, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+				       (int)rte_socket_id());
+	if (pool == NULL)
+		return -rte_errno;
+	ret = app_port_start(pool, port);
+	if (ret < 0)
+		goto out;
+	if (o->host == NULL) {
+		printf("prdma-perf: echoing raw frames on port %u until %.0f s pass without one\n",
+		       port, o->timeout_s);
+		ret = app_raw_echo_port(port, o->timeout_s, &echoed);
+		printf("prdma-perf: %" PRIu64 " frames echoed\n", echoed);
+		goto out;
+	}
+	samples = calloc(o->iters, sizeof(*samples));
+	if (samples == NULL) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = app_raw_ping_port(pool, port, APP_WRITE_ONLY_OVERHEAD + RTE_ALIGN_CEIL(o->size, 4),
+				o->iters, o->timeout_s, samples, &nb);
+	if (ret == 0) {
+		memset(&rows[0], 0, sizeof(rows[0]));
+		rows[0].size = o->size;
+		rows[0].iters = nb;
+		app_lat_summary(samples, nb, 2, &rows[0].lat);
+		*nb_rows = 1;
+		perf_report_header(stdout, o);
+		perf_report_row(stdout, o, &rows[0]);
+		perf_report_footer(stdout);
+		if (o->json_path != NULL) {
+			struct perf_side s;
+
+			memset(&s, 0, sizeof(s));
+			s.dev_id = -1;
+			s.nqp = 1;
+			ret = perf_report_json(o->json_path, o, &s, rows, 1, "client");
+		}
+	}
+	free(samples);
+out:
+	rte_eth_dev_stop(port);
+	rte_mempool_free(pool);
+	return ret;
+}
+
 /* One core copying: the bound a WRITE's data placement works against. */
 static int
 run_memcpy(const struct perf_opts *o, struct perf_row *rows, unsigned int *nb_rows)
@@ -463,7 +522,9 @@ main(int argc, char **argv)
 		rte_eal_cleanup();
 		return ret > 0 ? 0 : 2;
 	}
-	if (o.test == PERF_MEMCPY_BW)
+	if (o.raw_port >= 0)
+		ret = run_raw_port(&o, rows, &nb_rows);
+	else if (o.test == PERF_MEMCPY_BW)
 		ret = run_memcpy(&o, rows, &nb_rows);
 	else if (perf_test_is_raw(o.test))
 		ret = run_raw(&o, rows, &nb_rows);

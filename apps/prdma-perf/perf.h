@@ -71,6 +71,7 @@ struct perf_opts {
 	const char *host;            /* client when set */
 	int loopback;
 	int ethdev_ports;             /* loopback over app ports, roce port mode */
+	int raw_port;                /* raw_lat across processes: -1 = none */
 	const char *devargs[PERF_MAX_DEVARGS];
 	unsigned int nb_devargs;
 	const char *json_path;

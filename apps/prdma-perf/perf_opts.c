@@ -87,6 +87,8 @@ perf_opts_usage(FILE *out, const char *prog)
 		"      --loopback         both sides in this process on two lcores, no TCP\n"
 		"      --devargs STR      device (twice with --loopback: server, client);\n"
 		"                         default with --loopback: the embedded ring link\n"
+		"      --raw-port N       raw_lat between processes on ethdev port N (a --vdev):\n"
+		"                         the server echoes, the client (any host arg) pings\n"
 		"      --ethdev-ports     --loopback over two net_ring ethdevs made here, the\n"
 		"                         provider in port mode (the raw baselines' ports)\n"
 		"      --dmac MAC         the peer's MAC (port mode has no ARP yet)\n"
@@ -134,6 +136,7 @@ enum {
 	OPT_DONT_XCHG,
 	OPT_LOOPBACK,
 	OPT_ETHDEV_PORTS,
+	OPT_RAW_PORT,
 	OPT_DEVARGS,
 	OPT_DMAC,
 	OPT_JSON,
@@ -161,6 +164,7 @@ static const struct option long_opts[] = {
 	{ "dont_xchg_versions", no_argument, NULL, OPT_DONT_XCHG },
 	{ "loopback", no_argument, NULL, OPT_LOOPBACK },
 	{ "ethdev-ports", no_argument, NULL, OPT_ETHDEV_PORTS },
+	{ "raw-port", required_argument, NULL, OPT_RAW_PORT },
 	{ "devargs", required_argument, NULL, OPT_DEVARGS },
 	{ "dmac", required_argument, NULL, OPT_DMAC },
 	{ "json", required_argument, NULL, OPT_JSON },
@@ -200,12 +204,16 @@ opts_check(struct perf_opts *o, int size_set, int depth_set)
 		BAD("-I applies to WRITE and SEND tests only");
 	if (o->loopback && o->host != NULL)
 		BAD("--loopback runs both sides here: give no server host");
-	if (!o->loopback && o->nb_devargs != 1)
+	if (!o->loopback && o->raw_port < 0 && o->nb_devargs != 1)
 		BAD("give the device with --devargs (or run --loopback)");
 	if (o->loopback && o->nb_devargs == 1)
 		BAD("--loopback takes two --devargs (server, client) or none");
-	if (perf_test_is_raw(o->test) && (!o->loopback || o->nb_devargs != 0 || o->duration > 0))
-		BAD("raw_lat and raw_bw run with --loopback on their own ports, with -n");
+	if (o->raw_port >= 0 && o->test != PERF_RAW_LAT)
+		BAD("--raw-port goes with raw_lat");
+	if (perf_test_is_raw(o->test) && o->raw_port < 0 &&
+	    (!o->loopback || o->nb_devargs != 0 || o->duration > 0))
+		BAD("raw_lat, raw_bw and memcpy_bw run with --loopback on their own ports, with -n "
+		    "(raw_lat also across processes with --raw-port)");
 	if ((o->test == PERF_RAW_LAT || o->test == PERF_RAW_BW) && o->size > 1024)
 		BAD("raw frames hold one packet: -s up to 1024");
 	if (o->use_cm && o->duration > 0)
@@ -225,6 +233,7 @@ perf_opts_parse(struct perf_opts *o, int argc, char **argv)
 	o->cq_mod = 100;
 	o->port = PERF_DEFAULT_PORT;
 	o->timeout_s = 30;
+	o->raw_port = -1;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "s:an:D:I:q:t:r:Q:p:Rx:A:Fd:h", long_opts,
 				NULL)) != -1) {
@@ -309,6 +318,11 @@ perf_opts_parse(struct perf_opts *o, int argc, char **argv)
 			break;
 		case OPT_ETHDEV_PORTS:
 			o->ethdev_ports = 1;
+			break;
+		case OPT_RAW_PORT:
+			if (parse_u32(optarg, 0, RTE_MAX_ETHPORTS - 1, &v) < 0)
+				BAD("bad --raw-port '%s': an ethdev port id", optarg);
+			o->raw_port = (int)v;
 			break;
 		case OPT_DMAC:
 			if (rte_ether_unformat_addr(optarg, &o->dmac) < 0)

@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The prdma authors
+#
+# 64 KiB RDMA WRITE bandwidth on the loopback beside one core's memcpy
+# bandwidth of the same 64 KiB, in one run. Target: WRITE >= 50 % of
+# memcpy (printed, never enforced).
+
+. "$(dirname "$0")/lib.sh"
+need_tools
+MSGS=${MSGS:-20000}
+SIZES=${SIZES:-"4096 16384 65536 262144"}
+md=$OUT/bandwidth.md
+dat=$OUT/bandwidth.dat
+: > "$dat"
+{
+	echo "## bandwidth: RC WRITE vs single-core memcpy"
+	echo
+	echo "Both sides in one process on two lcores (\`--loopback\`, the embedded ring link); the"
+	echo "WRITE rows keep 128 requests in flight on one QP. memcpy is one core copying the same"
+	echo "size with rte_memcpy between two DPDK buffers. Gb/s (10^9 bits)."
+	echo
+	echo "| bytes | memcpy Gb/s | WRITE Gb/s (avg) | WRITE Gb/s (peak) | READ Gb/s (avg) | WRITE % of memcpy | retransmits |"
+	echo "|---:|---:|---:|---:|---:|---:|---:|"
+} > "$md"
+for s in $SIZES; do
+	perf memcpy_$s memcpy_bw --loopback -n "$MSGS" -s "$s" --report_gbits
+	perf wbw_$s write_bw --loopback -n "$MSGS" -s "$s" --report_gbits
+	perf rbw_$s read_bw --loopback -n "$MSGS" -s "$s" --report_gbits
+	m=$(jget memcpy_$s gbps); w=$(jget wbw_$s gbps); wp=$(jget wbw_$s bw_peak)
+	r=$(jget rbw_$s gbps)
+	echo "| $s | $(calc "$m") | $(calc "$w") | $(calc "$wp") | $(calc "$r") | $(calc "100*$w/$m") | $(jget wbw_$s retransmits) |" >> "$md"
+	echo "$s $m $w $r" >> "$dat"
+done
+gnuplot <<GP
+set terminal png size 800,420
+set output "$IMG/bandwidth.png"
+set title "RC WRITE/READ bandwidth vs one core's memcpy"
+set logscale x 2
+set logscale y
+set xlabel "message bytes"
+set ylabel "Gb/s"
+set key top left
+plot "$dat" using 1:2 with linespoints title "memcpy (1 core)", \
+     "$dat" using 1:3 with linespoints title "RC WRITE", \
+     "$dat" using 1:4 with linespoints title "RC READ"
+GP
+{
+	echo
+	echo "![bandwidth](img/bandwidth.png)"
+	echo
+	echo "Target: 64 KiB WRITE >= 50 % of memcpy (the \"% of memcpy\" column)."
+	echo
+	machine
+	echo "- commands (per size s): \`prdma-perf <EAL> -- memcpy_bw|write_bw|read_bw --loopback -n $MSGS -s s --report_gbits\`;"
+	echo "  script: \`bench/bandwidth.sh\`"
+} >> "$md"
+cat "$md"
+section bandwidth "$md"
