@@ -57,14 +57,14 @@ fi
 say "fuzz build (clang, libFuzzer, ASan+UBSan) and ${FUZZ_SECONDS:-20} s per fuzzer"
 fuzz_dir="$PRDMA_TOP/build-fuzz"
 fuzz_targets="tests/fuzz/fuzz_roce_rx tests/fuzz/fuzz_cm_mad tests/fuzz/fuzz_devargs \
-tests/fuzz/fuzz_hermon_cmd tests/soak/test_soak"
+tests/fuzz/fuzz_hermon_cmd tests/fuzz/fuzz_testpmd_cmd tests/soak/test_soak"
 if ! dpkg-query -W -f='${Status}' libclang-rt-14-dev 2>/dev/null | grep -q "ok installed" &&
    [ "$(id -u)" -eq 0 ]; then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 		libclang-rt-14-dev >/dev/null 2>&1 || true
 fi
 if { [ -f "$fuzz_dir/build.ninja" ] ||
-     CC=clang meson setup "$fuzz_dir" "$PRDMA_TOP" -Dfuzz=true -Dapps=false \
+     CC=clang meson setup "$fuzz_dir" "$PRDMA_TOP" -Dfuzz=true \
 	-Dsanitize_address_undefined=true -Db_lundef=false >/dev/null; } &&
    ninja -C "$fuzz_dir" -j "$(nproc)" $fuzz_targets >/dev/null; then
 	"$PRDMA_TOP/devtools/fuzz.sh" "$fuzz_dir" "${FUZZ_SECONDS:-20}" > "$log/fuzz.txt" 2>&1 ||

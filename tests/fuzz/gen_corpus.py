@@ -7,7 +7,8 @@ roce_rx: RoCEv2 frames from the Soft-RoCE captures in shared/pcaps (one file
 per distinct opcode and length class, prefixed with the harness's steering
 byte); cm_mad: the CM MADs of rping.pcap, one file per message and the
 whole REQ, RTU, DREQ exchange as one input; devargs: valid and nearly valid
-strings; hermon_cmd: commands of a bring-up and object creation.
+strings; hermon_cmd: commands of a bring-up and object creation;
+testpmd_cmd: prdma-testpmd command batches.
 
 Usage: gen_corpus.py <shared/pcaps dir> <corpus dir>
 """
@@ -118,12 +119,42 @@ def hermon_cmd(out):
     put(out, b'\x02' + rec(0x00a, in_mod=1) + rec(0x008) + rec(0xffe))
 
 
+TESTPMD = [
+    'probe roce:ring=t0,side=0\nprobe roce:ring=t0,side=1\npd create 0\npd create 1\n'
+    'cq create 0 64\ncq create 1 64\nqp create 0 rc 0 0 16 16\n'
+    'qp create 1 rc 1 1 16 16\nqp connect 0 to 1\nqp connect 1 to 0\n'
+    'show qps 0\nshow objects\n',
+    'probe roce:ring=t1,side=0\npd create 0\nmr create 0 4096 all\ncq create 0 8\n'
+    'srq create 0 16\nqp create 0 ud 0 0 8 srq 0\nqp modify 0 init\nqp modify 0 rtr\n'
+    'show cq 0\nqp destroy 0\nsrq destroy 0\n',
+    'probe roce:ring=t2,side=0\nprobe roce:ring=t2,side=1\npd create 0\npd create 1\n'
+    'cq create 0 64\ncq create 1 64\nqp create 0 rc 0 0 16 16\n'
+    'qp create 1 rc 1 1 16 16\nqp connect 0 to 1\nqp connect 1 to 0\n'
+    'set fwd size 128\nset fwd depth 4\nstart fwd pingpong 0\nshow fwd stats\nstop\n',
+    'probe roce:ring=t3,side=0\nprobe roce:ring=t3,side=1\n'
+    'cm listen 1 192.0.2.2 7174\ncm connect 0 192.0.2.2 7174\nshow cm\n',
+    'probe roce:ring=t4,side=0\nset fault 0 tx drop 1000\nclear fault 0\n'
+    'show device 0\nshow counters 0\nshow port 0 1\nshow qp 0 0x11\nremove 0\n',
+    'help\nhelp all\nhelp objects\nshow devices\nquit\n',
+    'probe hermon:model\npd create 0\ncq create 0 4\nqp create 0 rc 0 0 4 4\n'
+    'qp modify 0 init\nqp modify 0 err\nqp modify 0 reset\n',
+    'qp connect 7 0 0xffffff\nmr create 99 -1 bogus\ncq create 0 4294967295\n'
+    'pd destroy 4000000000\n',
+]
+
+
+def testpmd_cmd(out):
+    for s in TESTPMD:
+        put(out, s.encode())
+
+
 def main():
     pcaps, corpus = sys.argv[1], sys.argv[2]
     roce_rx(pcaps, os.path.join(corpus, 'roce_rx'))
     cm_mad(pcaps, os.path.join(corpus, 'cm_mad'))
     devargs(os.path.join(corpus, 'devargs'))
     hermon_cmd(os.path.join(corpus, 'hermon_cmd'))
+    testpmd_cmd(os.path.join(corpus, 'testpmd_cmd'))
 
 
 if __name__ == '__main__':
