@@ -130,7 +130,8 @@ fill_recvs(const struct perf_opts *o, struct perf_side *s)
 	if (perf_test_verb(o->test) != PERF_VERB_SEND)
 		return 0;
 	for (q = 0; q < s->nqp; q++) {
-		ret = perf_side_fill_recv(s, q, s->max_recv_wr);
+		/* -R: room stays for the out-of-band receives. */
+		ret = perf_side_fill_recv(s, q, s->max_recv_wr - (o->use_cm ? 2 : 0));
 		if (ret < 0) {
 			PERF_LOG(ERR, "%s: posting receives: %s", s->devargs, rte_strerror(-ret));
 			return ret;
@@ -436,6 +437,11 @@ run_remote(const struct perf_opts *o, struct perf_row *rows, unsigned int *nb_ro
 		if (ret == 0)
 			ret = perf_oob_keys(&x, NULL);
 	}
+	if (ret < 0)
+		goto out;
+	/* -R: a serving side learns the client is done from its next SEND. */
+	if (ret == 0 && server && o->use_cm && perf_test_verb(o->test) != PERF_VERB_SEND)
+		ret = perf_cm_prepost(&s);
 	if (ret < 0)
 		goto out;
 	n = size_list(o, sizes);

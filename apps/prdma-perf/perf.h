@@ -144,6 +144,8 @@ struct perf_side {
 	/* Set by the client's data phase when it is done (loopback). */
 	volatile int *peer_done_flag;
 	int oob_fd;                  /* server: readable = the client is done */
+	int cm_mode;                 /* -R: the client's next message is a SEND */
+	int ctl_posted;              /* a receive for it is already posted */
 };
 
 int perf_side_open(struct perf_side *s, const struct perf_opts *o, const char *devargs,
@@ -179,6 +181,8 @@ int perf_oob_bw_report(struct perf_oob *x, const double mine[5], double peer[5])
 int perf_oob_done(struct perf_oob *x);
 /* Send or receive over the CM-connected QP (-R). */
 int perf_cm_msg(struct perf_oob *x, const void *out, void *in, size_t len);
+/* Post the receive the client's first message after the traffic will take. */
+int perf_cm_prepost(struct perf_side *s);
 
 /* The CM connection (-R, perf_cm.c). */
 struct perf_cm;

@@ -122,6 +122,7 @@ perf_cm_establish(struct perf_side *s, const struct perf_opts *o, struct perf_cm
 	ret = wait_event(cm, o, PRDMA_CM_EVENT_ESTABLISHED, NULL);
 	if (ret < 0)
 		return ret;
+	s->cm_mode = 1;
 	/* The CM chose the PSNs; the keys still carry our own. */
 	{
 		struct prdma_qp_attr at;
@@ -183,19 +184,15 @@ cm_send(struct perf_oob *x, const void *buf, size_t len)
 	return 0;
 }
 
-static int
-cm_recv(struct perf_oob *x, void *buf, size_t len)
+int
+perf_cm_prepost(struct perf_side *s)
 {
-	struct perf_side *s = x->side;
-	uint64_t deadline = rte_rdtsc() + (uint64_t)(s->o->timeout_s * rte_get_tsc_hz());
-	uint8_t *rx = s->ctl + PERF_CTL_SLOT;
 	const struct prdma_recv_wr *bad;
 	struct prdma_recv_wr wr;
 	struct prdma_sge sge;
-	struct prdma_wc wc;
 	int ret;
 
-	sge.addr = (uintptr_t)rx;
+	sge.addr = (uintptr_t)(s->ctl + PERF_CTL_SLOT);
 	sge.length = PERF_CTL_SLOT;
 	sge.lkey = s->ctl_mr->lkey;
 	memset(&wr, 0, sizeof(wr));
@@ -203,8 +200,26 @@ cm_recv(struct perf_oob *x, void *buf, size_t len)
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
 	ret = prdma_post_recv(s->qp[0], &wr, &bad);
-	if (ret < 0)
-		return ret;
+	if (ret == 0)
+		s->ctl_posted = 1;
+	return ret;
+}
+
+static int
+cm_recv(struct perf_oob *x, void *buf, size_t len)
+{
+	struct perf_side *s = x->side;
+	uint64_t deadline = rte_rdtsc() + (uint64_t)(s->o->timeout_s * rte_get_tsc_hz());
+	uint8_t *rx = s->ctl + PERF_CTL_SLOT;
+	struct prdma_wc wc;
+	int ret;
+
+	if (!s->ctl_posted) {
+		ret = perf_cm_prepost(s);
+		if (ret < 0)
+			return ret;
+	}
+	s->ctl_posted = 0;
 	while (prdma_cq_poll(s->rcq, 1, &wc) == 0) {
 		if (rte_rdtsc() > deadline)
 			return -ETIMEDOUT;

@@ -43,7 +43,7 @@ def dmac(side):
     return "02:00:00:00:00:0%d" % (side + 1)
 
 
-def run_pair(perf, test, extra, tmp, port, timeout=60):
+def run_pair(perf, test, extra, tmp, port, timeout=60, host="127.0.0.1"):
     """Run a server and a client over a memif link and TCP on 127.0.0.1.
     Returns (server output, client output, server trace, client trace)."""
     sock = os.path.join(tmp, "memif-%s.sock" % test)
@@ -65,7 +65,7 @@ def run_pair(perf, test, extra, tmp, port, timeout=60):
         cli = subprocess.run(
             [perf] + memif_args("client", sock, "c" + test, 1) + ["--"] + common +
             ["--devargs", devargs(1), "--dmac", dmac(0), "--oob-trace", ct,
-             "127.0.0.1"],
+             host],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             timeout=timeout)
         sout, _ = srv.communicate(timeout=timeout)

@@ -173,6 +173,16 @@ def main():
         print(sout)
         fail("write_bw: the server did not print the client's report")
     print("write_bw: exchange and BW report as perftest's")
+    # -R: the connection manager instead of TCP; the exchange rides on SENDs.
+    for i, test in enumerate(("write_bw", "send_lat", "read_lat")):
+        sout, cout, st, ct = run_pair(perf, test, ["-R", "-n", "200", "-s", "64"], tmp,
+                                      base + 30 + i, host="192.0.2.1")
+        if "rdma_cm QPs\t : ON" not in cout or not re.search(r"^ 64 ", cout, re.M):
+            print(cout)
+            fail("-R %s: no result row" % test)
+        if st or ct:
+            fail("-R %s: the TCP exchange was used" % test)
+        print("-R %s: connected through the CM, results printed" % test)
     for i, test in enumerate(("read_lat", "atomic_lat")):
         replay(perf, os.path.join(pcaps, test + ".pcap"), test, base + 20 + i)
     print("PASS")
