@@ -288,8 +288,13 @@ cmd_show_cq_parsed(void *parsed, struct cmdline *cl, void *data)
 	RTE_SET_USED(data);
 	if (c == NULL)
 		return;
-	tp_out("cq %u: device %u, depth %u, %u user(s), %d completion(s) ready", r->id, c->dev,
-	       c->cq->cqe, c->cq->users, tp_fwd_running() ? -1 : prdma_cq_peek(c->cq));
+	/* A CQ belongs to the lcore polling it: no peeking while it forwards. */
+	if (tp_fwd_running())
+		tp_out("cq %u: device %u, depth %u, %u user(s) (forwarding: not peeked)", r->id,
+		       c->dev, c->cq->cqe, c->cq->users);
+	else
+		tp_out("cq %u: device %u, depth %u, %u user(s), %d completion(s) ready", r->id,
+		       c->dev, c->cq->cqe, c->cq->users, prdma_cq_peek(c->cq));
 }
 
 static cmdline_parse_inst_t cmd_show_cq = {

@@ -110,16 +110,19 @@ tp_qp_find(uint16_t dev, uint32_t qpn)
 	return -1;
 }
 
-#define TP_SLOT(arr) ({ \
-	int s_ = -1; \
-	unsigned int k_; \
-	for (k_ = 0; k_ < RTE_DIM(tp.arr); k_++) \
-		if (!tp.arr[k_].used) { \
-			s_ = (int)k_; \
-			break; \
-		} \
-	s_; \
-})
+/* A free entry of a table whose entries start with their "used" flag. */
+static int
+free_slot(const void *table, size_t entry_size, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (*(const int *)(const void *)((const char *)table + i * entry_size) == 0)
+			return (int)i;
+	return -1;
+}
+
+#define TP_SLOT(arr) free_slot(tp.arr, sizeof(tp.arr[0]), RTE_DIM(tp.arr))
 
 int
 tp_pd_create(uint16_t dev)
