@@ -470,3 +470,31 @@ hermon_cmd_query_port(struct hermon_cmd *c, uint8_t port, struct hermon_prm_quer
 	return cmd_run(c, NULL, 0, out, sizeof(*out), 0, port, 0, HERMON_CMD_QUERY_PORT,
 		       NULL);
 }
+
+int
+hermon_cmd_read_mcg(struct hermon_cmd *c, uint32_t index, struct hermon_prm_mgm_entry *out)
+{
+	return cmd_run(c, NULL, 0, out, sizeof(*out), 0, index, 0, HERMON_CMD_READ_MCG,
+		       NULL);
+}
+
+int
+hermon_cmd_write_mcg(struct hermon_cmd *c, uint32_t index,
+		     const struct hermon_prm_mgm_entry *in)
+{
+	return cmd_run(c, in, sizeof(*in), NULL, 0, 0, index, 0, HERMON_CMD_WRITE_MCG,
+		       NULL);
+}
+
+int
+hermon_cmd_mgid_hash(struct hermon_cmd *c, const struct hermon_prm_gid_entry *mgid,
+		     uint32_t *hash)
+{
+	uint64_t out = 0;
+	int ret;
+
+	ret = cmd_run(c, mgid, sizeof(*mgid), NULL, 0, 0, 0, 0, HERMON_CMD_MGID_HASH, &out);
+	if (ret == 0)
+		*hash = (uint32_t)out & 0xffff;
+	return ret;
+}

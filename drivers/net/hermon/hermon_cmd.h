@@ -125,4 +125,14 @@ int hermon_cmd_set_port_gids(struct hermon_cmd *c, uint8_t port, bool eth,
 int hermon_cmd_query_port(struct hermon_cmd *c, uint8_t port,
 			  struct hermon_prm_query_port *out);
 
+/* Multicast groups: the MCG table entry @index, and the hash bucket the
+ * firmware assigns to an MGID (already reduced to the hash size). */
+struct hermon_prm_gid_entry;
+int hermon_cmd_read_mcg(struct hermon_cmd *c, uint32_t index,
+			struct hermon_prm_mgm_entry *out);
+int hermon_cmd_write_mcg(struct hermon_cmd *c, uint32_t index,
+			 const struct hermon_prm_mgm_entry *in);
+int hermon_cmd_mgid_hash(struct hermon_cmd *c, const struct hermon_prm_gid_entry *mgid,
+			 uint32_t *hash);
+
 #endif /* HERMON_CMD_H */

@@ -19,6 +19,7 @@
 #include "prdma_provider.h"
 #include "hermon_dev.h"
 #include "hermon_logs.h"
+#include "hermon_mcast.h"
 #include "hermon_obj.h"
 
 int
@@ -207,9 +208,6 @@ hermon_dev_query(struct prdma_dev *dev, struct prdma_dev_attr *attr)
 	attr->max_qp_rd_atom = lim(c->log_max_ra_res_qp);
 	attr->max_qp_init_rd_atom = lim(c->log_max_ra_req_qp);
 	attr->max_res_rd_atom = attr->max_qp_rd_atom * attr->max_qp;
-	attr->max_mcast_grp = lim((uint8_t)t[HERMON_ICM_MCG].log_num);
-	attr->max_mcast_qp_attach = lim(c->log_max_qp_mcg);
-	attr->max_total_mcast_qp_attach = attr->max_mcast_grp * attr->max_mcast_qp_attach;
 	attr->max_pkeys = lim(c->log_max_pkey);
 	attr->local_ca_ack_delay = c->local_ca_ack_delay;
 	attr->phys_port_cnt = c->num_ports;
@@ -231,6 +229,7 @@ hermon_dev_query(struct prdma_dev *dev, struct prdma_dev_attr *attr)
 		(c->ud ? PRDMA_DEV_CAP_UD : 0) | (c->srq ? PRDMA_DEV_CAP_SRQ : 0) |
 		(c->atomic ? PRDMA_DEV_CAP_ATOMIC : 0) |
 		(c->mw ? PRDMA_DEV_CAP_MW_TYPE1 : 0);
+	hermon_mcast_query(hd, attr);
 	return 0;
 }
 
@@ -314,6 +313,8 @@ static const struct prdma_dev_ops hermon_dev_ops = {
 	.ah_create = hermon_ah_create,
 	.ah_modify = hermon_ah_modify,
 	.ah_destroy = hermon_ah_destroy,
+	.mcast_attach = hermon_mcast_attach,
+	.mcast_detach = hermon_mcast_detach,
 };
 
 static int

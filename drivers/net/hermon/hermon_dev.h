@@ -42,6 +42,7 @@ struct hermon_caps {
 	uint8_t num_ports, local_ca_ack_delay;
 	uint8_t log_max_gid, log_max_msg, log_max_pkey;
 	uint8_t log_max_mcg, log_max_qp_mcg, log_max_pd, num_rsvd_pds;
+	uint8_t num_rsvd_mcgs;
 	uint8_t uar_sz, num_rsvd_uars;
 	uint16_t max_desc_sz_sq, max_desc_sz_rq;
 	uint8_t max_sg_sq, max_sg_rq;
@@ -123,6 +124,7 @@ struct hermon_bitmap {
 struct hermon_qp;
 struct hermon_cq;
 struct hermon_srq;
+struct hermon_mcast;
 
 struct hermon_dev {
 	struct prdma_dev *pdev;
@@ -153,6 +155,7 @@ struct hermon_dev {
 	struct hermon_srq **srq_table;
 	uint8_t *uar;                    /**< the UAR page of QPs and CQs */
 	bool iova_is_va;                 /**< DMA MR addresses need no translation */
+	struct hermon_mcast *mcast;      /**< multicast groups (hermon_mcast.c) */
 };
 
 /* hermon_fw.c */

@@ -207,6 +207,7 @@ hermon_fw_query_caps(struct hermon_dev *hd)
 	c->log_max_pkey = CAP(log_max_pkey);
 	c->log_max_mcg = CAP(log_max_mcg);
 	c->log_max_qp_mcg = CAP(log_max_qp_mcg);
+	c->num_rsvd_mcgs = CAP(num_rsvd_mcgs);
 	c->log_max_pd = CAP(log_max_pd);
 	c->num_rsvd_pds = CAP(num_rsvd_pds);
 	c->uar_sz = CAP(uar_sz);

@@ -20,6 +20,7 @@
 #include <rte_malloc.h>
 
 #include "hermon_logs.h"
+#include "hermon_mcast.h"
 #include "hermon_obj.h"
 
 #define QPC(f, v) HERMON_FILL(&qp->qpc, queue_pair_ee_context_entry, f, v)
@@ -499,6 +500,9 @@ hermon_qp_destroy(struct prdma_qp *pqp)
 	uint64_t end = rte_get_tsc_cycles() + rte_get_tsc_hz() / 1000 * HERMON_FLUSH_WAIT_MS;
 	int ret;
 
+	/* no datagram may reach this QPN once it is free to be reused */
+	if (pqp->qp_type == PRDMA_QPT_UD)
+		hermon_mcast_qp_gone(hd, qp->qpn);
 	if (pqp->state != PRDMA_QPS_RESET) {
 		ret = hermon_cmd_qp_modify(&hd->cmd, HERMON_CMD_2ERR_QP, qp->qpn, 0, NULL);
 		mb = rte_zmalloc("hermon_qp_mbox", sizeof(*mb), 64);

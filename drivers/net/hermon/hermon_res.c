@@ -16,6 +16,7 @@
 #include <rte_malloc.h>
 
 #include "hermon_logs.h"
+#include "hermon_mcast.h"
 #include "hermon_obj.h"
 
 static int
@@ -101,12 +102,16 @@ hermon_res_init(struct hermon_dev *hd)
 	hd->uar = (uint8_t *)hd->bus.bar[HERMON_BAR_UAR] +
 		(size_t)RTE_MAX(c->num_rsvd_uars, 1u) * HERMON_UAR_PAGE_SIZE;
 	hd->iova_is_va = rte_eal_iova_mode() == RTE_IOVA_VA;
-	return 0;
+	ret = hermon_mcast_init(hd);
+	if (ret < 0)
+		hermon_res_fini(hd);
+	return ret;
 }
 
 void
 hermon_res_fini(struct hermon_dev *hd)
 {
+	hermon_mcast_fini(hd);
 	free(hd->pds.bits);
 	free(hd->mpts.bits);
 	free(hd->cqs.bits);

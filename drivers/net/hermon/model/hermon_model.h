@@ -139,6 +139,13 @@ struct hermon_model_stats {
 };
 int hermon_model_get_stats(struct hermon_model *m, struct hermon_model_stats *st);
 
+/**
+ * Answer MGID_HASH with bucket @p bucket (masked to the hash size) for every
+ * MGID while @p on, so that tests can force groups into one chain; off:
+ * the model's own hash (CRC-32C of the MGID, see hermon_model_mcg.c).
+ */
+int hermon_model_mgid_hash_force(struct hermon_model *m, bool on, uint32_t bucket);
+
 /** Name of a table ("QPC", ...). */
 const char *hermon_model_table_name(enum hermon_model_table t);
 

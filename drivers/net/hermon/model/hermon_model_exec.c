@@ -20,6 +20,7 @@
 #include <rte_cycles.h>
 
 #include "hermon_model_priv.h"
+#include "../hermon_mgm.h"
 
 #define HM_WQE_BUDGET 16
 #define HM_MAX_SEGS 64
@@ -573,6 +574,59 @@ hm_responder(struct hm_qp *q, const struct hm_wqe *x, struct hm_qp *dq)
 	return 0;
 }
 
+static enum hm_step hm_recv_msg(struct hm_qp *q, struct hm_qp *dq, struct hm_wqe *x,
+				uint64_t now, uint8_t *synd);
+
+/*
+ * A UD datagram to DestQP 0xFFFFFF: one copy to every QP the destination
+ * GID's group lists, on this model (its port loops its own multicast back,
+ * as the soft provider does by default) and on the one at the other end of
+ * the cable. Each member checks its own Q_Key and takes its own receive
+ * WQE; a member that cannot take it drops its copy, the others still get
+ * theirs. A group nobody here joined is a counted drop.
+ */
+static enum hm_step
+hm_mcast(struct hm_qp *q, struct hm_wqe *x, uint64_t now, uint8_t *synd)
+{
+	const struct hermon_prm_ud_address_vector *av =
+		HERMON_NESTED(x->ud, wqe_segment_ud, ud_address_vector, ud_address_vector);
+	struct hermon_model *dms[2] = { q->m, q->m->peer };
+	uint32_t qpn[HM_MCG_MAX_QPS], w[4], sq_key, n, i, d, copies = 0;
+	uint8_t gid[16];
+	struct hm_qp dq;
+
+	w[0] = rte_cpu_to_be_32(HERMON_GET(av, ud_address_vector, rgid_127_96));
+	w[1] = rte_cpu_to_be_32(HERMON_GET(av, ud_address_vector, rgid_95_64));
+	w[2] = rte_cpu_to_be_32(HERMON_GET(av, ud_address_vector, rgid_63_32));
+	w[3] = rte_cpu_to_be_32(HERMON_GET(av, ud_address_vector, rgid_31_0));
+	memcpy(gid, w, 16);
+	/* a Q_Key with the MSB set means "use the QP's own" */
+	sq_key = (x->qkey & RTE_BIT32(31)) ? QX(q, q_key) : x->qkey;
+	QX_SET(q, next_send_psn, (QX(q, next_send_psn) + 1) & 0xffffff);
+	for (d = 0; d < RTE_DIM(dms); d++) {
+		struct hermon_model *dm = dms[d];
+
+		if (dm == NULL || !dm->hca_init || dm->catas)
+			continue;
+		n = hm_mcg_members(dm, gid, qpn, RTE_DIM(qpn));
+		for (i = 0; i < n; i++) {
+			if (hm_qp_load(dm, qpn[i], &dq) < 0 || !dq.rt->active ||
+			    dq.st != HERMON_QPST_UD ||
+			    (dq.state != HERMON_QPS_RTR && dq.state != HERMON_QPS_RTS &&
+			     dq.state != HERMON_QPS_SQD && dq.state != HERMON_QPS_SQE) ||
+			    sq_key != QX(&dq, q_key)) {
+				dm->drops++;
+				continue;
+			}
+			hm_recv_msg(q, &dq, x, now, synd);
+			copies++;
+		}
+	}
+	if (copies == 0)
+		q->m->drops++;
+	return HM_STEP_DONE;
+}
+
 /* Responder side of a message that consumes a receive WQE. */
 static enum hm_step
 hm_recv_msg(struct hm_qp *q, struct hm_qp *dq, struct hm_wqe *x, uint64_t now,
@@ -703,6 +757,8 @@ hm_exec_wqe(struct hm_qp *q, struct hm_wqe *x, uint64_t now, uint8_t *synd,
 			*synd = HERMON_SYND_LOC_LEN;
 			return HM_STEP_DONE;
 		}
+		if (x->dqpn == HERMON_MCAST_QPN)
+			return hm_mcast(q, x, now, synd);
 		if (hm_responder(q, x, &dq) < 0) {
 			q->m->drops++;
 			return HM_STEP_DONE;

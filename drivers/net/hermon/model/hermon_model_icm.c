@@ -85,6 +85,8 @@ hm_init_hca(struct hermon_model *m, const struct hm_cmd *c)
 	l.base[HERMON_MODEL_MCG] = HERMON_GET64(mc, multicastparam, mc_base_addr_h,
 						mc_base_addr_l);
 	l.log_mc = HERMON_GET(mc, multicastparam, log_mc_table_sz);
+	l.log_mc_hash = HERMON_GET(mc, multicastparam, log_mc_table_hash_sz);
+	l.log_mc_entry = HERMON_GET(mc, multicastparam, log_mc_table_entry_sz);
 	l.base[HERMON_MODEL_DMPT] = HERMON_GET64(tpt, tptparams, dmpt_base_adr_h,
 						 dmpt_base_adr_l);
 	l.log_dmpt = HERMON_GET(tpt, tptparams, log_dmpt_sz);
@@ -94,6 +96,11 @@ hm_init_hca(struct hermon_model *m, const struct hm_cmd *c)
 						 cmpt_base_adr_l);
 	if (l.log_num_eq > 6 || l.log_num_qp > 17 || l.log_num_cq > 16 ||
 	    l.log_num_srq > 16 || l.log_dmpt > 17)
+		return HERMON_STAT_BAD_PARAM;
+	/* an MGM entry holds at least its header and eight QPs; the hash is
+	 * a proper part of the table, the rest being the AMGM area */
+	if (l.log_mc_entry < 6 || l.log_mc_entry > HM_MCG_LOG_ENTRY_MAX ||
+	    l.log_mc > 24 || (l.log_mc != 0 && l.log_mc_hash >= l.log_mc))
 		return HERMON_STAT_BAD_PARAM;
 	/* every table must start in ICM the driver has backed */
 	for (t = 0; t < HERMON_MODEL_TABLE_NB; t++) {

@@ -61,6 +61,7 @@ struct hm_layout {
 	uint64_t base[HERMON_MODEL_TABLE_NB];
 	uint32_t log_num_qp, log_num_srq, log_num_cq, log_num_eq, log_rd;
 	uint32_t log_dmpt, log_mc;
+	uint32_t log_mc_hash, log_mc_entry;  /* MCG: buckets, entry bytes */
 };
 
 /* A decoded command. */
@@ -160,6 +161,8 @@ struct hermon_model {
 	uint8_t gid[2][HERMON_GID_TABLE_LEN][16];
 	uint64_t exec_work;                   /* WQEs and flushes done */
 	uint64_t rnr_naks, timeouts, drops;
+	bool mgid_hash_forced;                /* hermon_model_mgid_hash_force */
+	uint32_t mgid_hash_value;
 };
 
 /* Every QP/CQ/SRQ/MPT command and every data-path step runs under it. */
@@ -181,6 +184,14 @@ void hm_cmd_poll(struct hermon_model *m);
 uint8_t hm_fw_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled);
 uint8_t hm_icm_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled);
 uint8_t hm_eq_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled);
+
+/* hermon_model_mcg.c: the multicast group table. */
+#define HM_MCG_LOG_ENTRY_MAX 10              /* 1 KiB entries: 248 QPs */
+#define HM_MCG_MAX_QPS (((1u << HM_MCG_LOG_ENTRY_MAX) - 32) / 4)
+uint8_t hm_mcg_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled);
+/* The QPNs (up to @max) of the group @gid in @m's table; 0 if none. */
+uint32_t hm_mcg_members(struct hermon_model *m, const uint8_t gid[16], uint32_t *qpn,
+			uint32_t max);
 
 /* hermon_model_fw.c */
 void hm_fw_reset(struct hermon_model *m);
