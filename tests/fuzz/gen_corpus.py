@@ -8,7 +8,8 @@ per distinct opcode and length class, prefixed with the harness's steering
 byte); cm_mad: the CM MADs of rping.pcap, one file per message and the
 whole REQ, RTU, DREQ exchange as one input; devargs: valid and nearly valid
 strings; hermon_cmd: commands of a bring-up and object creation;
-testpmd_cmd: prdma-testpmd command batches.
+testpmd_cmd: prdma-testpmd command batches; hermon_wqe: one send WQE of
+each opcode.
 
 Usage: gen_corpus.py <shared/pcaps dir> <corpus dir>
 """
@@ -148,6 +149,32 @@ def testpmd_cmd(out):
         put(out, s.encode())
 
 
+def hermon_wqe(out):
+    def ctrl(op, ds, flags=3 << 2, imm=0):
+        return struct.pack('>IIII', op, ds, flags, imm)
+
+    def raddr(va=0x1000, rkey=0):
+        return struct.pack('>QII', va, rkey, 0)
+
+    def data(n=64, lkey=0, addr=0x200):
+        return struct.pack('>IIQ', n, lkey, addr)
+
+    # steering 0x07: size clamped, data segments and remote address aimed
+    for op in (0x08, 0x09, 0x10):                 # WRITE, WRITE_IMM, READ
+        put(out, b'\x07' + ctrl(op, 3) + raddr() + data())
+        put(out, b'\x07' + ctrl(op, 5) + raddr() + data() + data(32) + data(8))
+    for op in (0x11, 0x12):                       # CAS, FADD
+        put(out, b'\x07' + ctrl(op, 4) + raddr(0x40) + struct.pack('>QQ', 1, 2) +
+            data(8))
+    for op in (0x0a, 0x0b, 0x01):                 # SEND, SEND_IMM, SEND_INV
+        put(out, b'\x07' + ctrl(op, 2, imm=0x1234) + data(100))
+    put(out, b'\x07' + ctrl(0x0a, 2) + struct.pack('>I', 0x80000000 | 16) + b'x' * 16)
+    put(out, b'\x07' + ctrl(0x00, 1))            # NOP
+    put(out, b'\x07' + ctrl(0x1b, 4) + bytes(32))   # LOCAL_INVAL
+    put(out, b'\x07' + ctrl(0x18, 4) + bytes(32))   # BIND_MW
+    put(out, b'\x00' + ctrl(0x08, 63) + raddr() + data(1 << 30, 0x1234, 1))
+
+
 def main():
     pcaps, corpus = sys.argv[1], sys.argv[2]
     roce_rx(pcaps, os.path.join(corpus, 'roce_rx'))
@@ -155,6 +182,7 @@ def main():
     devargs(os.path.join(corpus, 'devargs'))
     hermon_cmd(os.path.join(corpus, 'hermon_cmd'))
     testpmd_cmd(os.path.join(corpus, 'testpmd_cmd'))
+    hermon_wqe(os.path.join(corpus, 'hermon_wqe'))
 
 
 if __name__ == '__main__':
