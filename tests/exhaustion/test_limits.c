@@ -32,7 +32,7 @@
 #include "t_eal.h"
 
 /* Limits above this are not walked object by object (minutes of work). */
-#define WALK_MAX 70000u
+#define WALK_MAX 140000u
 
 static char devargs[2][256];
 static int dev_id[2] = { -1, -1 };

@@ -200,7 +200,8 @@ hermon_dev_query(struct prdma_dev *dev, struct prdma_dev_attr *attr)
 	attr->max_cqe = lim(c->log_max_cq_sz) - 1;
 	attr->max_mr = lim((uint8_t)t[HERMON_ICM_DMPT].log_num) - lim(c->log2_rsvd_mrws);
 	attr->max_mw = attr->max_mr;
-	attr->max_pd = lim(c->log_max_pd) - c->num_rsvd_pds;
+	/* what the PD allocator holds (hermon_res.c caps it at 2^16) */
+	attr->max_pd = RTE_MIN(lim(c->log_max_pd), 1u << 16) - RTE_MAX(c->num_rsvd_pds, 1u);
 	attr->max_ah = UINT32_MAX;
 	attr->max_srq = lim((uint8_t)t[HERMON_ICM_SRQC].log_num) - lim(c->log2_rsvd_srqs);
 	attr->max_srq_wr = lim(c->log_max_srq_sz) - 1;
