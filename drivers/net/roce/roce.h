@@ -173,6 +173,7 @@ struct roce_path {
 	uint8_t l3_off;
 	uint8_t ipv6;
 	uint8_t loopback;         /* destination is this device itself */
+	uint8_t v1;               /* RoCEv1: GRH after Ethernet, no IP/UDP */
 };
 
 /* ------------------------------------------------------------------ */
@@ -564,6 +565,16 @@ unsigned int roce_resp_tx(struct roce_qp *qp);
 
 struct roce_pcap;
 
+#define ROCE_NEIGH_MAX 32
+
+/* A neighbour learned from ARP on the wire (roce_neigh.c). */
+struct roce_neigh {
+	uint8_t valid;
+	uint8_t ipv6;
+	uint8_t ip[16];
+	struct rte_ether_addr mac;
+};
+
 struct roce_dev {
 	struct prdma_dev *pdev;
 	struct roce_cfg cfg;
@@ -615,6 +626,10 @@ struct roce_dev {
 
 	struct roce_stats st;
 	struct prdma_roce_stats xst;      /* provider-specific statistics */
+	char ifname[32];                  /* kernel interface of the port, "" if none */
+	unsigned int ifindex;
+	struct roce_neigh neigh[ROCE_NEIGH_MAX];
+	uint32_t neigh_next;
 	struct roce_fault_dir fault[PRDMA_ROCE_FAULT_DIR_NB];
 	struct roce_mcast mcast;          /* roce_mcast.c */
 };
@@ -711,6 +726,16 @@ void roce_cc_ce(struct roce_qp *qp, uint64_t now);
 void roce_cc_timers(struct roce_qp *qp, uint64_t now);
 /* @bytes left on a limited QP: when the next may go. */
 void roce_cc_paced(struct roce_qp *qp, uint64_t now, uint32_t bytes);
+
+/* roce_neigh.c: interfaces, addresses and neighbours (control path) */
+int roce_iface_discover(struct roce_dev *dev);
+int roce_iface_gid(struct roce_dev *dev, union prdma_gid *gid);
+int roce_neigh_resolve(struct roce_dev *dev, const uint8_t *ip, int ipv6,
+		       struct rte_ether_addr *mac);
+void roce_neigh_learn(struct roce_dev *dev, const uint8_t *ip, int ipv6,
+		      const struct rte_ether_addr *mac);
+/* An ARP frame (engine): learn, answer; 1 if it was ARP. */
+int roce_arp_rx(struct roce_dev *dev, const uint8_t *frame, uint32_t len);
 
 /* roce_pcap.c */
 struct roce_pcap *roce_pcap_open(const char *path);

@@ -61,18 +61,24 @@ port_is_started(uint16_t port)
 {
 	struct rte_eth_rxq_info qi;
 	struct rte_eth_conf conf;
+	struct rte_eth_dev_info info;
 	int lt, level, ret;
 
-	memset(&qi, 0, sizeof(qi));
-	ret = rte_eth_rx_queue_info_get(port, 0, &qi);
-	if (ret == 0)
-		return qi.queue_state == RTE_ETH_QUEUE_STATE_STARTED;
-	memset(&conf, 0, sizeof(conf));
+	/* Both probes may log an error for the case they exist to detect. */
 	lt = rte_log_register("lib.ethdev");
 	level = lt >= 0 ? rte_log_get_level((uint32_t)lt) : -1;
 	if (level >= 0)
 		rte_log_set_level((uint32_t)lt, RTE_LOG_CRIT);
-	ret = rte_eth_dev_configure(port, 1, 1, &conf);
+	memset(&qi, 0, sizeof(qi));
+	ret = -ENOTSUP;
+	if (rte_eth_dev_info_get(port, &info) == 0 && info.nb_rx_queues > 0)
+		ret = rte_eth_rx_queue_info_get(port, 0, &qi);
+	if (ret == 0) {
+		ret = qi.queue_state == RTE_ETH_QUEUE_STATE_STARTED ? -EBUSY : 0;
+	} else {
+		memset(&conf, 0, sizeof(conf));
+		ret = rte_eth_dev_configure(port, 1, 1, &conf);
+	}
 	if (level >= 0)
 		rte_log_set_level((uint32_t)lt, (uint32_t)level);
 	return ret == -EBUSY;
@@ -169,15 +175,17 @@ addr_setup(struct roce_dev *dev)
 {
 	static const uint8_t v4mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
 
+	int ret;
+
 	if (dev->cfg.has_ip) {
 		dev->gid = dev->cfg.gid;
 	} else if (dev->link != NULL) {
 		prdma_gid_from_ipv4(&dev->gid, dev->side == 0 ? ROCE_RING_IP0 :
 				    ROCE_RING_IP1);
 	} else {
-		ROCE_LOG(ERR, "port=%d: ip=<address> is required in port mode",
-			 dev->cfg.port);
-		return -EINVAL;
+		ret = roce_iface_gid(dev, &dev->gid);
+		if (ret < 0)
+			return ret;
 	}
 	memset(dev->ip, 0, sizeof(dev->ip));
 	if (memcmp(dev->gid.raw, v4mapped, sizeof(v4mapped)) == 0) {
@@ -259,20 +267,27 @@ roce_probe(struct prdma_dev *pdev, const char *args)
 		dev->max_mtu = PRDMA_MTU_4096;
 	} else {
 		dev->port_id = (uint16_t)dev->cfg.port;
-		if (!dev->cfg.has_ip) {
-			ROCE_LOG(ERR, "port=%d: ip=<address> is required in port mode",
-				 dev->cfg.port);
-			ret = -EINVAL;
-			goto err;
-		}
 		if (!rte_eth_dev_is_valid_port(dev->port_id)) {
-			ROCE_LOG(ERR, "port=%d: no such ethdev port", dev->cfg.port);
+			ROCE_LOG(ERR, "port=%d: no such ethdev port (for net_af_xdp: "
+				 "--vdev net_af_xdp0,iface=<if>,start_queue=0,queue_count=1)",
+				 dev->cfg.port);
 			ret = -ENODEV;
 			goto err;
 		}
+		ret = roce_iface_discover(dev);
+		if (ret < 0)
+			goto err;
 		snprintf(buf, sizeof(buf), "roce_mpd_%u", ++dev_gen);
+		if (rte_eth_dev_get_mtu(dev->port_id, &eth_mtu) < 0)
+			eth_mtu = RTE_ETHER_MTU;
+		/*
+		 * Buffers no larger than the port's frames need: net_af_xdp
+		 * builds its UMEM on this pool and takes no chunk over a page.
+		 */
 		dev->mp = rte_pktmbuf_pool_create(buf, ROCE_NB_MBUF, 256, 0,
-						  ROCE_MBUF_DATAROOM, pdev->socket_id);
+			eth_mtu + RTE_ETHER_HDR_LEN + 2 * RTE_VLAN_HLEN + RTE_ETHER_CRC_LEN <=
+			RTE_MBUF_DEFAULT_DATAROOM ? RTE_MBUF_DEFAULT_BUF_SIZE :
+			ROCE_MBUF_DATAROOM, pdev->socket_id);
 		if (dev->mp == NULL) {
 			ROCE_LOG(ERR, "port=%d: no mbuf pool: %s", dev->cfg.port,
 				 rte_strerror(rte_errno));
@@ -394,7 +409,8 @@ roce_dev_query(struct prdma_dev *pdev, struct prdma_dev_attr *a)
 	a->max_pkeys = 1;
 	a->local_ca_ack_delay = 0;
 	a->phys_port_cnt = 1;
-	a->transport = PRDMA_TRANSPORT_ROCE_V2;
+	a->transport = dev->cfg.roce_version == 1 ? PRDMA_TRANSPORT_ROCE_V1 :
+		PRDMA_TRANSPORT_ROCE_V2;
 	a->flags = PRDMA_DEV_CAP_IN_ORDER_DMA | PRDMA_DEV_CAP_CQ_RESIZE |
 		PRDMA_DEV_CAP_LOOPBACK_CONN | PRDMA_DEV_CAP_SRQ |
 		PRDMA_DEV_CAP_MW_TYPE1 | PRDMA_DEV_CAP_MW_TYPE2 |

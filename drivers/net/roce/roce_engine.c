@@ -52,7 +52,8 @@ roce_frame_start(struct roce_dev *dev, const struct roce_path *path,
 	}
 	p = rte_pktmbuf_mtod(m, uint8_t *);
 	memcpy(p, path->hdr, path->hdr_len);
-	roce_put16(p + path->hdr_len - ROCE_UDP_LEN, sport);
+	if (!path->v1)
+		roce_put16(p + path->hdr_len - ROCE_UDP_LEN, sport);
 	*bth = p + path->hdr_len;
 	return m;
 }
@@ -69,6 +70,13 @@ roce_frame_send(struct roce_dev *dev, struct rte_mbuf *m,
 
 	memset(p + path->hdr_len + tlen, 0, pad);
 	tlen += pad;
+	if (path->v1) {
+		/* GRH payload length: BTH..ICRC. */
+		roce_put16(l3 + 4, (uint16_t)(tlen + ROCE_ICRC_LEN));
+		p[path->hdr_len + 1] |= (uint8_t)(pad << 4);
+		crc = roce_icrc_v1(l3, ROCE_GRH_LEN + tlen);
+		goto crc_done;
+	}
 	udp_len = ROCE_UDP_LEN + tlen + ROCE_ICRC_LEN;
 	roce_put16(udp + 4, (uint16_t)udp_len);
 	if (path->ipv6) {
@@ -83,6 +91,7 @@ roce_frame_send(struct roce_dev *dev, struct rte_mbuf *m,
 	/* BTH PadCnt: the builders leave it 0. */
 	p[path->hdr_len + 1] |= (uint8_t)(pad << 4);
 	crc = roce_icrc(l3, (uint32_t)(udp - l3) + ROCE_UDP_LEN + tlen, path->ipv6);
+crc_done:
 	crc = rte_cpu_to_le_32(crc);
 	memcpy(p + path->hdr_len + tlen, &crc, 4);
 	len = path->hdr_len + tlen + ROCE_ICRC_LEN;
@@ -159,7 +168,8 @@ roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m)
 	case ROCE_RX_OK:
 		break;
 	case ROCE_RX_NOT_ROCE:
-		dev->st.drop.not_roce++;
+		if (!roce_arp_rx(dev, rte_pktmbuf_mtod(m, uint8_t *), m->data_len))
+			dev->st.drop.not_roce++;
 		return;
 	case ROCE_RX_BAD_ICRC:
 		dev->st.drop.bad_icrc++;

@@ -68,3 +68,30 @@ roce_icrc(uint8_t *l3, uint32_t len, int ipv6)
 	memcpy(pre, save_lrh, 8);
 	return crc;
 }
+
+uint32_t
+roce_icrc_v1(uint8_t *grh, uint32_t len)
+{
+	uint8_t save_lrh[8], save_grh[8], save_bth4;
+	uint8_t *pre = grh - 8, *bth = grh + ROCE_GRH_LEN;
+	uint32_t crc;
+
+	memcpy(save_lrh, pre, 8);
+	memcpy(save_grh, grh, 8);
+	save_bth4 = bth[4];
+	/* The LRH (absent on RoCEv1) counts as all ones, like RoCEv2's
+	 * pseudo header; the GRH's traffic class, flow label and hop limit
+	 * are variant (IBA ICRC rules), the version nibble is not. */
+	memset(pre, 0xff, 8);
+	grh[0] |= 0x0f;
+	grh[1] = 0xff;
+	grh[2] = 0xff;
+	grh[3] = 0xff;
+	grh[7] = 0xff;
+	bth[4] = 0xff;
+	crc = rte_net_crc_calc(pre, len + 8, RTE_NET_CRC32_ETH);
+	bth[4] = save_bth4;
+	memcpy(grh, save_grh, 8);
+	memcpy(pre, save_lrh, 8);
+	return crc;
+}

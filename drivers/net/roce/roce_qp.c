@@ -31,10 +31,9 @@ peer_mac(struct roce_dev *dev, const struct prdma_ah_attr *ah, int loopback,
 		*mac = dev->link->mac[1 - dev->side];
 		return 0;
 	}
-	ROCE_LOG(ERR, "%s: no MAC for the destination: pass it in prdma_ah_attr.dmac "
-		 "with PRDMA_AH_F_DMAC (address resolution is not implemented)",
-		 dev->pdev->name);
-	return -EHOSTUNREACH;
+	if (memcmp(ah->dgid.raw, v4mapped, sizeof(v4mapped)) == 0)
+		return roce_neigh_resolve(dev, &ah->dgid.raw[12], 0, mac);
+	return roce_neigh_resolve(dev, ah->dgid.raw, 1, mac);
 }
 
 int
@@ -74,6 +73,21 @@ roce_path_build(struct roce_dev *dev, const struct prdma_ah_attr *ah,
 	path->loopback = (uint8_t)loopback;
 	memcpy(p, dmac.addr_bytes, 6);
 	memcpy(p + 6, dev->mac.addr_bytes, 6);
+	if (dev->cfg.roce_version == 1) {
+		/* RoCEv1: EtherType 0x8915 and a GRH carrying both GIDs. */
+		roce_put16(p + 12, ROCE_ETHERTYPE_V1);
+		l3 = p + ROCE_ETH_LEN;
+		roce_put32(l3, 6u << 28 | (uint32_t)tclass << 20 | (ah->flow_label & 0xfffff));
+		l3[6] = ROCE_GRH_NXT_BTH;
+		l3[7] = ah->hop_limit != 0 ? ah->hop_limit : ROCE_UD_HOP_LIMIT;
+		memcpy(l3 + 8, dev->gid.raw, 16);
+		memcpy(l3 + 24, ah->dgid.raw, 16);
+		path->l3_off = ROCE_ETH_LEN;
+		path->ipv6 = (uint8_t)!v4;
+		path->v1 = 1;
+		path->hdr_len = ROCE_ETH_LEN + ROCE_GRH_LEN;
+		return 0;
+	}
 	roce_put16(p + 12, v4 ? RTE_ETHER_TYPE_IPV4 : RTE_ETHER_TYPE_IPV6);
 	path->l3_off = ROCE_ETH_LEN;
 	l3 = p + ROCE_ETH_LEN;

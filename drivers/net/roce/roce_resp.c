@@ -578,8 +578,8 @@ ud_rx(struct roce_qp *qp, struct roce_pkt *pkt)
 	comm_est(qp);
 	/* The GRH area: the IPv6 header, or 20 zero bytes and the IPv4 header. */
 	memset(grh, 0, sizeof(grh));
-	if (pkt->ipv6)
-		memcpy(grh, pkt->l3, ROCE_IPV6_LEN);
+	if (pkt->v1 || pkt->ipv6)
+		memcpy(grh, pkt->l3, ROCE_IPV6_LEN);  /* the GRH, or the IPv6 header */
 	else
 		memcpy(grh + 20, pkt->l3, ROCE_IPV4_LEN);
 	ret = roce_sge_copy_in(qp->rdev, qp->base.pd, qp->cur_rwqe.sge,

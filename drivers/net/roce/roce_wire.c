@@ -218,6 +218,79 @@ roce_hdr_decode(const uint8_t *p, uint32_t len, struct roce_bth *b,
 	return (int)hlen;
 }
 
+/* BTH..ICRC at pkt->bth_p, pkt->roce_len bytes: decode and check. */
+static enum roce_rx_verdict
+parse_transport(struct roce_pkt *pkt, uint32_t icrc_want)
+{
+	uint32_t hlen, got;
+	int ret;
+
+	ret = roce_hdr_decode(pkt->bth_p, pkt->roce_len - ROCE_ICRC_LEN, &pkt->bth,
+			      &pkt->ext);
+	if (ret < 0)
+		return roce_opcode_flags(pkt->bth_p[0]) == 0 ?
+			ROCE_RX_BAD_OPCODE : ROCE_RX_MALFORMED;
+	hlen = (uint32_t)ret;
+	pkt->flags = roce_opcode_flags(pkt->bth.opcode);
+	if (hlen + ROCE_ICRC_LEN + pkt->bth.pad > pkt->roce_len)
+		return ROCE_RX_MALFORMED;
+	pkt->payload = pkt->bth_p + hlen;
+	pkt->paylen = pkt->roce_len - hlen - ROCE_ICRC_LEN - pkt->bth.pad;
+	if (!(pkt->flags & ROCE_F_PAYLOAD) && pkt->paylen != 0)
+		return ROCE_RX_MALFORMED;
+	got = roce_get32(pkt->bth_p + pkt->roce_len - ROCE_ICRC_LEN);
+	/* On the wire least significant byte first. */
+	return got == rte_bswap32(icrc_want) ? ROCE_RX_OK : ROCE_RX_BAD_ICRC;
+}
+
+static enum roce_rx_verdict
+parse_cnp(struct roce_pkt *pkt)
+{
+	memset(&pkt->bth, 0, sizeof(pkt->bth));
+	pkt->bth.opcode = ROCE_OP_CNP;
+	pkt->bth.dqpn = roce_get24(pkt->bth_p + 5);
+	pkt->flags = 0;
+	pkt->payload = NULL;
+	pkt->paylen = 0;
+	return ROCE_RX_OK;
+}
+
+/* RoCEv1: a GRH (IPv6-like, next header 0x1B) straight after Ethernet. */
+static enum roce_rx_verdict
+parse_v1(uint8_t *frame, uint32_t len, uint32_t off, struct roce_pkt *pkt)
+{
+	static const uint8_t v4mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+	uint8_t *grh = frame + off;
+	uint32_t plen;
+
+	if (len - off < ROCE_GRH_LEN)
+		return ROCE_RX_MALFORMED;
+	if ((grh[0] >> 4) != 6 || grh[6] != ROCE_GRH_NXT_BTH)
+		return ROCE_RX_MALFORMED;
+	plen = roce_get16(grh + 4);
+	if (plen < ROCE_BTH_LEN + ROCE_ICRC_LEN || plen > len - off - ROCE_GRH_LEN)
+		return ROCE_RX_MALFORMED;
+	pkt->v1 = 1;
+	pkt->ecn = (grh[1] >> 4) & ROCE_ECN_MASK;
+	memset(pkt->src_ip, 0, sizeof(pkt->src_ip));
+	memset(pkt->dst_ip, 0, sizeof(pkt->dst_ip));
+	/* GIDs: IPv4-mapped ones compare as IPv4 addresses, as on RoCEv2. */
+	if (memcmp(grh + 24, v4mapped, sizeof(v4mapped)) == 0) {
+		pkt->ipv6 = 0;
+		memcpy(pkt->src_ip, grh + 8 + 12, 4);
+		memcpy(pkt->dst_ip, grh + 24 + 12, 4);
+	} else {
+		pkt->ipv6 = 1;
+		memcpy(pkt->src_ip, grh + 8, 16);
+		memcpy(pkt->dst_ip, grh + 24, 16);
+	}
+	pkt->roce_len = plen;
+	pkt->bth_p = grh + ROCE_GRH_LEN;
+	if (pkt->bth_p[0] == ROCE_OP_CNP)
+		return parse_cnp(pkt);
+	return parse_transport(pkt, roce_icrc_v1(grh, ROCE_GRH_LEN + plen - ROCE_ICRC_LEN));
+}
+
 enum roce_rx_verdict
 roce_pkt_parse(uint8_t *frame, uint32_t len, struct roce_pkt *pkt)
 {
@@ -257,6 +330,7 @@ roce_pkt_parse(uint8_t *frame, uint32_t len, struct roce_pkt *pkt)
 		l3len = ROCE_IPV4_LEN;
 		pkt->ipv6 = 0;
 		pkt->ecn = l3[1] & ROCE_ECN_MASK;
+		pkt->v1 = 0;
 		memset(pkt->src_ip, 0, sizeof(pkt->src_ip));
 		memset(pkt->dst_ip, 0, sizeof(pkt->dst_ip));
 		memcpy(pkt->src_ip, l3 + 12, 4);
@@ -282,6 +356,7 @@ roce_pkt_parse(uint8_t *frame, uint32_t len, struct roce_pkt *pkt)
 		l3len = ROCE_IPV6_LEN;
 		pkt->ipv6 = 1;
 		pkt->ecn = (l3[1] >> 4) & ROCE_ECN_MASK;
+		pkt->v1 = 0;
 		memcpy(pkt->src_ip, l3 + 8, 16);
 		memcpy(pkt->dst_ip, l3 + 24, 16);
 		udp = l3 + l3len;
@@ -290,6 +365,8 @@ roce_pkt_parse(uint8_t *frame, uint32_t len, struct roce_pkt *pkt)
 		udp_len = roce_get16(udp + 4);
 		if (udp_len > plen)
 			return ROCE_RX_MALFORMED;
+	} else if (etype == ROCE_ETHERTYPE_V1) {
+		return parse_v1(frame, len, off, pkt);
 	} else {
 		return ROCE_RX_NOT_ROCE;
 	}

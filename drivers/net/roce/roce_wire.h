@@ -269,6 +269,11 @@ int roce_hdr_decode(const uint8_t *p, uint32_t len, struct roce_bth *bth,
  * the variant fields, which are masked in place and restored.
  */
 uint32_t roce_icrc(uint8_t *l3, uint32_t len, int ipv6);
+/*
+ * The ICRC of a RoCEv1 packet: GRH at @grh, GRH..pad is @len bytes; the 8
+ * bytes before @grh are borrowed as for roce_icrc().
+ */
+uint32_t roce_icrc_v1(uint8_t *grh, uint32_t len);
 
 /* Why a received frame is not a valid RoCEv2 packet. */
 enum roce_rx_verdict {
