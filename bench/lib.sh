@@ -90,6 +90,10 @@ if begin in text and end in text:
     a = text.index(begin)
     b = text.index(end) + len(end)
     text = text[:a] + block + text[b:]
+elif name == "intro" and "<!-- bench:" in text:
+    # The introduction heads the benchmark sections.
+    a = text.index("<!-- bench:")
+    text = text[:a] + block + "\n\n" + text[a:]
 else:
     text = text.rstrip("\n") + "\n\n" + block + "\n"
 open(doc, "w").write(text if text.endswith("\n") else text + "\n")
