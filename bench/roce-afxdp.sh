@@ -84,7 +84,10 @@ lines += ["",
           "start_queue=0,queue_count=1,busy_budget=0,xdp_prog=roce_xdp.o` (hugepages)",
           "- command: `sudo bench/roce-afxdp.sh %s` at %s, %s UTC" % (iters, rev, time.strftime("%Y-%m-%d %H:%M", time.gmtime())),
           "- the long tails are frames the veth/XDP path loses: RC resends after its ACK timeout "
-          "(ack_timeout 10 = 4 ms), TCP after its RTO, the raw client after 10 ms"]
+          "(ack_timeout 10 = 4 ms), TCP after its RTO, the raw client after 10 ms",
+          "- where the time goes: an RC round trip moves two frames each way through the copy-mode "
+          "veth/XDP path (the WRITE and the ACK of the peer's previous WRITE, sent in one burst), raw "
+          "moves one; the transport adds ICRC, parsing and completion work per frame"]
 body = "\n".join(lines)
 begin, end = "<!-- bench:roce_afxdp -->", "<!-- /bench:roce_afxdp -->"
 text = open(doc).read() if os.path.exists(doc) else "# prdma performance\n"
