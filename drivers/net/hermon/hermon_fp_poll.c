@@ -17,8 +17,6 @@
 #include "hermon_barrier.h"
 #include "hermon_obj.h"
 
-#define CQE_SZ 32
-
 /*
  * The one table: CQE syndrome -> completion status (§6.9). No syndrome
  * means success, so an entry left 0 is a syndrome the PRM does not list.
@@ -47,19 +45,25 @@ synd_status(uint8_t synd)
 	return st != 0 ? (enum prdma_wc_status)st : PRDMA_WC_GENERAL_ERR;
 }
 
-/* Requester CQE opcode -> completion opcode. */
-static const uint8_t hermon_send_wc[32] = {
-	[HERMON_WQE_SEND_INVAL] = PRDMA_WC_SEND,
-	[HERMON_WQE_RDMA_WRITE] = PRDMA_WC_RDMA_WRITE,
-	[HERMON_WQE_RDMA_WRITE_IMM] = PRDMA_WC_RDMA_WRITE,
-	[HERMON_WQE_SEND] = PRDMA_WC_SEND,
-	[HERMON_WQE_SEND_IMM] = PRDMA_WC_SEND,
-	[HERMON_WQE_RDMA_READ] = PRDMA_WC_RDMA_READ,
-	[HERMON_WQE_ATOMIC_CS] = PRDMA_WC_COMP_SWAP,
-	[HERMON_WQE_ATOMIC_FA] = PRDMA_WC_FETCH_ADD,
-	[HERMON_WQE_BIND_MW] = PRDMA_WC_BIND_MW,
-	[HERMON_WQE_LOCAL_INVAL] = PRDMA_WC_LOCAL_INV,
+/*
+ * The CQE's last byte without its owner bit (S_R and opcode) -> completion
+ * opcode plus one of a successful requester CQE, or 0 for everything that
+ * takes the out-of-line path (receive side, errors, unknown opcodes).
+ */
+#define SND(op) [0x40 | (op)] = 1 +
+static const uint8_t hermon_cqe_fast[128] = {
+	SND(HERMON_WQE_SEND_INVAL) PRDMA_WC_SEND,
+	SND(HERMON_WQE_RDMA_WRITE) PRDMA_WC_RDMA_WRITE,
+	SND(HERMON_WQE_RDMA_WRITE_IMM) PRDMA_WC_RDMA_WRITE,
+	SND(HERMON_WQE_SEND) PRDMA_WC_SEND,
+	SND(HERMON_WQE_SEND_IMM) PRDMA_WC_SEND,
+	SND(HERMON_WQE_RDMA_READ) PRDMA_WC_RDMA_READ,
+	SND(HERMON_WQE_ATOMIC_CS) PRDMA_WC_COMP_SWAP,
+	SND(HERMON_WQE_ATOMIC_FA) PRDMA_WC_FETCH_ADD,
+	SND(HERMON_WQE_BIND_MW) PRDMA_WC_BIND_MW,
+	SND(HERMON_WQE_LOCAL_INVAL) PRDMA_WC_LOCAL_INV,
 };
+#undef SND
 
 static __rte_always_inline uint32_t
 get32(const uint8_t *p)
@@ -103,71 +107,140 @@ poll_recv(struct hermon_qp *qp, const uint8_t *e, uint8_t op, uint16_t ctr,
 	wc->sl = e[12] >> 4;
 }
 
+/* A successful requester CQE of a live QP, @k from hermon_cqe_fast. */
+static __rte_always_inline void
+poll_send_ok(struct hermon_qp *qp, const uint8_t *e, uint32_t qpn, uint32_t k,
+	     struct prdma_wc *wc)
+{
+	uint32_t ctr = get16(e + 0x18), t;
+
+	wc->wr_id = qp->sq_wrid[ctr & qp->sq_mask];
+	wc->status = PRDMA_WC_SUCCESS;
+	wc->opcode = (enum prdma_wc_opcode)(k - 1);
+	wc->vendor_err = 0;
+	wc->byte_len = get32(e + 0x14);
+	wc->qp_num = qpn;
+	wc->wc_flags = 0;
+	/* only this lcore writes sq_tail: one read of it is enough */
+	t = qp->sq_tail;
+	qp->sq_tail = t + (uint16_t)(ctr + 1 - t);
+}
+
+/*
+ * Every CQE but a successful requester one of a live QP: receive
+ * completions, error CQEs (the QP enters ERR) and CQEs left by a destroyed
+ * QP, whose wr_id the destroy put in the stash.
+ */
+static void
+poll_other(struct hermon_cq *cq, const uint8_t *e, uint32_t ci, struct hermon_qp *qp,
+	   uint32_t qpn, struct prdma_wc *wc)
+{
+	uint8_t b31 = e[31], op = b31 & 0x1f;
+	uint16_t ctr = get16(e + 0x18);
+
+	wc->qp_num = qpn;
+	wc->byte_len = get32(e + 0x14);
+	wc->vendor_err = 0;
+	wc->wc_flags = 0;
+	wc->status = PRDMA_WC_SUCCESS;
+	if (unlikely(qp == NULL || qp->qpn != qpn)) {
+		/* the QP was destroyed: its wr_id was resolved then */
+		wc->wr_id = cq->stash_ok[ci & cq->mask] ? cq->stash[ci & cq->mask] : 0;
+		cq->stash_ok[ci & cq->mask] = 0;
+		wc->opcode = (b31 & 0x40) ? PRDMA_WC_SEND : PRDMA_WC_RECV;
+		if (op == HERMON_CQE_ERROR) {
+			wc->status = synd_status(e[0x1b]);
+			wc->vendor_err = e[0x1b];
+		}
+		return;
+	}
+	if (op == HERMON_CQE_ERROR) {
+		wc->status = synd_status(e[0x1b]);
+		wc->vendor_err = e[0x1b];
+		qp->pub.state = PRDMA_QPS_ERR;
+		if (b31 & 0x40) {
+			wc->wr_id = qp->sq_wrid[ctr & qp->sq_mask];
+			wc->opcode = PRDMA_WC_SEND;
+			qp->sq_tail += (uint16_t)(ctr + 1 - qp->sq_tail);
+		} else {
+			poll_recv(qp, e, HERMON_CQE_RECV_SEND, ctr, wc);
+			wc->wc_flags = 0;
+		}
+	} else if (b31 & 0x40) {
+		/* a requester opcode the PRM does not list: report it as a send */
+		wc->wr_id = qp->sq_wrid[ctr & qp->sq_mask];
+		wc->opcode = PRDMA_WC_SEND;
+		qp->sq_tail += (uint16_t)(ctr + 1 - qp->sq_tail);
+	} else {
+		poll_recv(qp, e, op, ctr, wc);
+	}
+}
+
+static __rte_always_inline void
+poll_publish_ci(struct hermon_cq *cq, uint32_t ci)
+{
+	cq->ci = ci;
+	hermon_barrier_cqe_before_ci();
+	cq->db[0] = rte_cpu_to_be_32(ci & 0xffffff);
+}
+
+/*
+ * hermon_poll_cq from its first CQE that is not a successful requester
+ * one: @n completions are already in @wc, @ci is that CQE's index.
+ */
+static __rte_noinline int
+poll_cq_any(struct hermon_cq *cq, uint16_t nb, struct prdma_wc *wc, uint16_t n,
+	    uint32_t ci)
+{
+	for (; n < nb; n++, ci++) {
+		const uint8_t *e = cq->buf + ((ci & cq->mask) << 5);
+		uint32_t b31 = e[31], qpn, k;
+		struct hermon_qp *qp;
+
+		if (((b31 >> 7) ^ (ci >> cq->log)) & 1)
+			break;
+		hermon_barrier_cqe_owner_before_data();
+		qpn = get32(e) & 0xffffff;
+		qp = cq->qps[qpn & cq->qp_mask];
+		k = hermon_cqe_fast[b31 & 0x7f];
+		if (likely(k != 0 && qp != NULL && qp->qpn == qpn))
+			poll_send_ok(qp, e, qpn, k, &wc[n]);
+		else
+			poll_other(cq, e, ci, qp, qpn, &wc[n]);
+	}
+	if (n != 0)
+		poll_publish_ci(cq, ci);
+	return n;
+}
+
+/*
+ * The common call: the first CQE is a successful requester one of a live
+ * QP. It is taken here in straight-line code that calls nothing (so it
+ * saves no registers); any other first CQE, and every CQE after the first,
+ * go to poll_cq_any, which publishes the consumer index once for the call.
+ */
 int
 hermon_poll_cq(struct prdma_cq *pcq, uint16_t nb, struct prdma_wc *wc)
 {
 	struct hermon_cq *cq = (struct hermon_cq *)pcq;
-	uint32_t ci = cq->ci;
-	uint16_t n;
+	uint32_t ci = cq->ci, b31, qpn, k;
+	const uint8_t *e = cq->buf + ((ci & cq->mask) << 5);
+	struct hermon_qp *qp;
 
-	for (n = 0; n < nb; n++, wc++) {
-		const uint8_t *e = cq->buf + (size_t)(ci & cq->mask) * CQE_SZ;
-		uint8_t b31 = e[31], op;
-		uint32_t qpn;
-		struct hermon_qp *qp;
-		uint16_t ctr;
-
-		if ((b31 >> 7) != ((ci >> cq->log) & 1))
-			break;
-		hermon_barrier_cqe_owner_before_data();
-		op = b31 & 0x1f;
-		qpn = get32(e) & 0xffffff;
-		ctr = get16(e + 0x18);
-		qp = cq->qps[qpn & cq->qp_mask];
-		wc->qp_num = qpn;
-		wc->byte_len = get32(e + 0x14);
-		wc->vendor_err = 0;
-		wc->wc_flags = 0;
-		wc->status = PRDMA_WC_SUCCESS;
-		if (unlikely(qp == NULL || qp->qpn != qpn)) {
-			/* the QP was destroyed: its wr_id was resolved then */
-			wc->wr_id = cq->stash_ok[ci & cq->mask] ? cq->stash[ci & cq->mask] : 0;
-			cq->stash_ok[ci & cq->mask] = 0;
-			wc->opcode = (b31 & 0x40) ? PRDMA_WC_SEND : PRDMA_WC_RECV;
-			if (op == HERMON_CQE_ERROR) {
-				wc->status = synd_status(e[0x1b]);
-				wc->vendor_err = e[0x1b];
-			}
-			ci++;
-			continue;
-		}
-		if (unlikely(op == HERMON_CQE_ERROR)) {
-			wc->status = synd_status(e[0x1b]);
-			wc->vendor_err = e[0x1b];
-			qp->pub.state = PRDMA_QPS_ERR;
-			if (b31 & 0x40) {
-				wc->wr_id = qp->sq_wrid[ctr & qp->sq_mask];
-				wc->opcode = PRDMA_WC_SEND;
-				qp->sq_tail += (uint16_t)(ctr + 1 - qp->sq_tail);
-			} else {
-				poll_recv(qp, e, HERMON_CQE_RECV_SEND, ctr, wc);
-				wc->wc_flags = 0;
-			}
-		} else if (b31 & 0x40) {
-			wc->wr_id = qp->sq_wrid[ctr & qp->sq_mask];
-			wc->opcode = hermon_send_wc[op];
-			qp->sq_tail += (uint16_t)(ctr + 1 - qp->sq_tail);
-		} else {
-			poll_recv(qp, e, op, ctr, wc);
-		}
-		ci++;
-	}
-	if (n != 0) {
-		cq->ci = ci;
-		hermon_barrier_cqe_before_ci();
-		cq->db[0] = rte_cpu_to_be_32(ci & 0xffffff);
-	}
-	return n;
+	b31 = e[31];
+	if ((((b31 >> 7) ^ (ci >> cq->log)) & 1) || unlikely(nb == 0))
+		return 0;
+	hermon_barrier_cqe_owner_before_data();
+	qpn = get32(e) & 0xffffff;
+	qp = cq->qps[qpn & cq->qp_mask];
+	k = hermon_cqe_fast[b31 & 0x7f];
+	if (unlikely(k == 0 || qp == NULL || qp->qpn != qpn))
+		return poll_cq_any(cq, nb, wc, 0, ci);
+	poll_send_ok(qp, e, qpn, k, wc);
+	if (nb > 1)
+		return poll_cq_any(cq, nb, wc, 1, ci + 1);
+	poll_publish_ci(cq, ci + 1);
+	return 1;
 }
 
 int
@@ -177,7 +250,7 @@ hermon_peek_cq(struct prdma_cq *pcq)
 	uint32_t n = 0, ci = cq->ci;
 
 	while (n <= cq->mask) {
-		const uint8_t *e = cq->buf + (size_t)((ci + n) & cq->mask) * CQE_SZ;
+		const uint8_t *e = cq->buf + (((ci + n) & cq->mask) << 5);
 
 		if ((e[31] >> 7) != (((ci + n) >> cq->log) & 1))
 			break;

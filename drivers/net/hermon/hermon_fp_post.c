@@ -19,17 +19,33 @@
 #include "hermon_barrier.h"
 #include "hermon_obj.h"
 
-/* Opcodes each QP type accepts, and their WQE opcode. */
-#define OPS_UD (RTE_BIT32(PRDMA_WR_SEND) | RTE_BIT32(PRDMA_WR_SEND_WITH_IMM))
-#define OPS_UC (OPS_UD | RTE_BIT32(PRDMA_WR_SEND_WITH_INV) | \
-		RTE_BIT32(PRDMA_WR_RDMA_WRITE) | RTE_BIT32(PRDMA_WR_RDMA_WRITE_WITH_IMM) | \
-		RTE_BIT32(PRDMA_WR_LOCAL_INV) | RTE_BIT32(PRDMA_WR_BIND_MW))
-#define OPS_RC (OPS_UC | RTE_BIT32(PRDMA_WR_RDMA_READ) | \
-		RTE_BIT32(PRDMA_WR_ATOMIC_CMP_AND_SWP) | \
-		RTE_BIT32(PRDMA_WR_ATOMIC_FETCH_AND_ADD))
+/*
+ * What follows the control segment, by QP type and opcode: one look-up both
+ * refuses an opcode the QP type does not take (WK_NONE) and picks the
+ * segments to write.
+ */
+enum hermon_wr_kind {
+	WK_NONE = 0,
+	WK_SEND,        /* data only */
+	WK_RADDR,       /* remote address, data */
+	WK_ATOMIC,      /* remote address, atomic, data */
+	WK_UD,          /* datagram, data */
+	WK_BIND,        /* bind segment, no data */
+	WK_LINV,        /* local invalidate segment, no data */
+};
 
-static const uint32_t hermon_ops_of_type[8] = {
-	[PRDMA_QPT_RC] = OPS_RC, [PRDMA_QPT_UC] = OPS_UC, [PRDMA_QPT_UD] = OPS_UD,
+#define KINDS_UC \
+	[PRDMA_WR_SEND] = WK_SEND, [PRDMA_WR_SEND_WITH_IMM] = WK_SEND, \
+	[PRDMA_WR_SEND_WITH_INV] = WK_SEND, [PRDMA_WR_RDMA_WRITE] = WK_RADDR, \
+	[PRDMA_WR_RDMA_WRITE_WITH_IMM] = WK_RADDR, [PRDMA_WR_LOCAL_INV] = WK_LINV, \
+	[PRDMA_WR_BIND_MW] = WK_BIND
+
+static const uint8_t hermon_wr_kind[8][PRDMA_WR_MAX] = {
+	[PRDMA_QPT_RC] = { KINDS_UC, [PRDMA_WR_RDMA_READ] = WK_RADDR,
+			   [PRDMA_WR_ATOMIC_CMP_AND_SWP] = WK_ATOMIC,
+			   [PRDMA_WR_ATOMIC_FETCH_AND_ADD] = WK_ATOMIC },
+	[PRDMA_QPT_UC] = { KINDS_UC },
+	[PRDMA_QPT_UD] = { [PRDMA_WR_SEND] = WK_UD, [PRDMA_WR_SEND_WITH_IMM] = WK_UD },
 };
 
 static const uint8_t hermon_wqe_op[PRDMA_WR_MAX] = {
@@ -43,6 +59,20 @@ static const uint8_t hermon_wqe_op[PRDMA_WR_MAX] = {
 	[PRDMA_WR_ATOMIC_FETCH_AND_ADD] = HERMON_WQE_ATOMIC_FA,
 	[PRDMA_WR_LOCAL_INV] = HERMON_WQE_LOCAL_INVAL,
 	[PRDMA_WR_BIND_MW] = HERMON_WQE_BIND_MW,
+};
+
+/*
+ * Control dword 2 (big-endian) by PRDMA_SEND_SIGNALED (bit 1) and
+ * PRDMA_SEND_SOLICITED (bit 2) of the request, with bit 0 standing for a
+ * QP that signals every request: C = 0b11 asks for a CQE, SE = bit 1.
+ */
+#define CTRL_C RTE_BE32(3u << 2)
+#define CTRL_SE RTE_BE32(2u)
+_Static_assert(PRDMA_SEND_FENCE == 1 && PRDMA_SEND_SIGNALED == 2 &&
+	       PRDMA_SEND_SOLICITED == 4, "hermon_ctrl_flags and the f bit index by these");
+static const rte_be32_t hermon_ctrl_flags[8] = {
+	[0] = 0, [1] = CTRL_C, [2] = CTRL_C, [3] = CTRL_C,
+	[4] = CTRL_SE, [5] = CTRL_C | CTRL_SE, [6] = CTRL_C | CTRL_SE, [7] = CTRL_C | CTRL_SE,
 };
 
 static __rte_always_inline void
@@ -66,19 +96,19 @@ sge_addr(const struct hermon_qp *qp, const struct prdma_sge *s)
 	return s->addr;
 }
 
-/* Inline data from WQE byte @off: chunks never cross 64 bytes. */
-static __rte_always_inline uint32_t
-put_inline(uint8_t *w, uint32_t off, const struct prdma_send_wr *wr, uint32_t max,
-	   int *err)
+/*
+ * Inline data of any number of SGEs from WQE byte @off: chunks never cross
+ * 64 bytes. Returns the 16-aligned end, or 0 if the data exceeds @max.
+ */
+static __rte_noinline uint32_t
+put_inline(uint8_t *w, uint32_t off, const struct prdma_send_wr *wr, uint32_t max)
 {
 	uint32_t i, total = 0, room, k, chunk = 0, hdr = off;
 
 	for (i = 0; i < wr->num_sge; i++)
 		total += wr->sg_list[i].length;
-	if (unlikely(total > max)) {
-		*err = EINVAL;
-		return off;
-	}
+	if (unlikely(total > max))
+		return 0;
 	off += 4;
 	room = 64 - (off & 63);
 	for (i = 0; i < wr->num_sge; i++) {
@@ -106,28 +136,71 @@ put_inline(uint8_t *w, uint32_t off, const struct prdma_send_wr *wr, uint32_t ma
 	return RTE_ALIGN_CEIL(off, 16);
 }
 
-/* The common case of put_inline: one source buffer. */
+/*
+ * Copy @n <= 64 bytes as two overlapping fixed-size moves: a handful of
+ * instructions where a variable-length memcpy costs one per few bytes, and
+ * never a byte read past the source.
+ */
+static __rte_always_inline void
+copy_upto64(uint8_t *d, const uint8_t *s, uint32_t n)
+{
+	if (likely(n >= 16)) {
+		if (n > 32) {
+			memcpy(d, s, 32);
+			memcpy(d + n - 32, s + n - 32, 32);
+		} else {
+			memcpy(d, s, 16);
+			memcpy(d + n - 16, s + n - 16, 16);
+		}
+	} else if (n >= 8) {
+		memcpy(d, s, 8);
+		memcpy(d + n - 8, s + n - 8, 8);
+	} else if (n >= 4) {
+		memcpy(d, s, 4);
+		memcpy(d + n - 4, s + n - 4, 4);
+	} else if (n > 0) {
+		d[0] = s[0];
+		d[n >> 1] = s[n >> 1];
+		d[n - 1] = s[n - 1];
+	}
+}
+
+/* One inline chunk of @n bytes (header included) at WQE byte @off. */
+static __rte_always_inline void
+put_chunk(uint8_t *w, uint32_t off, const uint8_t *src, uint32_t n)
+{
+	*(rte_be32_t *)(w + off) = rte_cpu_to_be_32(RTE_BIT32(31) | n);
+	copy_upto64(w + off + 4, src, n);
+}
+
+/*
+ * The common case of put_inline: one source buffer. @off is 16-aligned, so
+ * a chunk header sits at (off & 63) in {0, 16, 32, 48} and the chunk's
+ * data may run to the next 64-byte boundary: 60 - (off & 63) bytes; every
+ * further chunk starts on a boundary and holds up to 60.
+ */
 static __rte_always_inline uint32_t
-put_inline_one(uint8_t *w, uint32_t off, const struct prdma_sge *sg, uint32_t max,
-	       int *err)
+put_inline_one(uint8_t *w, uint32_t off, const struct prdma_sge *sg, uint32_t max)
 {
 	const uint8_t *src = (const uint8_t *)(uintptr_t)sg->addr;
-	uint32_t len = sg->length, k;
+	uint32_t len = sg->length, room = 60 - (off & 63);
 
-	if (unlikely(len > max)) {
-		*err = EINVAL;
-		return off;
+	if (unlikely(len > max))
+		return 0;
+	if (len > room) {
+		put_chunk(w, off, src, room);
+		off += 4 + room;
+		src += room;
+		len -= room;
+		while (unlikely(len > 60)) {
+			put_chunk(w, off, src, 60);
+			off += 64;
+			src += 60;
+			len -= 60;
+		}
 	}
-	for (;;) {
-		k = RTE_MIN(len, 64 - ((off + 4) & 63));
-		put32(w + off, RTE_BIT32(31) | k);
-		memcpy(w + off + 4, src, k);
-		off += 4 + k;
-		len -= k;
-		if (likely(len == 0))
-			return RTE_ALIGN_CEIL(off, 16);
-		src += k;
-	}
+	put_chunk(w, off, src, len);
+	return (off + 4 + len + 15) & ~15u;
 }
 
 static __rte_always_inline uint32_t
@@ -165,118 +238,218 @@ put_bind(uint8_t *w, const struct prdma_send_wr *wr)
 	HERMON_FILL64(b, wqe_segment_bind, length_h, length_l, wr->wr.bind_mw.length);
 }
 
+/*
+ * The segments of the less common kinds (atomic, datagram, bind, local
+ * invalidate), kept out of line so that they cost the common kinds no
+ * registers. Returns the WQE offset after them, or 0 for a bad request.
+ */
+static __rte_noinline uint32_t
+put_segs_other(uint8_t *w, const struct prdma_send_wr *wr, enum hermon_wr_kind kind)
+{
+	const struct hermon_ah *ah;
+
+	switch (kind) {
+	case WK_ATOMIC:
+		put64(w + 16, wr->wr.atomic.remote_addr);
+		put32(w + 24, wr->wr.atomic.rkey);
+		put32(w + 28, 0);
+		if (wr->opcode == PRDMA_WR_ATOMIC_CMP_AND_SWP) {
+			put64(w + 32, wr->wr.atomic.swap);
+			put64(w + 40, wr->wr.atomic.compare_add);
+		} else {
+			put64(w + 32, wr->wr.atomic.compare_add);
+			put64(w + 40, 0);
+		}
+		return 48;
+	case WK_UD:
+		ah = (const struct hermon_ah *)wr->wr.ud.ah;
+		if (unlikely(ah == NULL))
+			return 0;
+		memcpy(w + 16, &ah->av, 32);
+		put32(w + 48, wr->wr.ud.remote_qpn & 0xffffff);
+		put32(w + 52, wr->wr.ud.remote_qkey);
+		put64(w + 56, 0);
+		return 64;
+	case WK_BIND:
+		put_bind(w + 16, wr);
+		return 48;
+	case WK_LINV:
+		memset(w + 16, 0, 32);
+		put32(w + 24, wr->invalidate_rkey);
+		return 48;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * The control segment and the request's wr_id, then the owner bit that
+ * hands the WQE (@off bytes long) to the device, then the stamp.
+ */
+static __rte_always_inline void
+put_ctrl(struct hermon_qp *qp, uint8_t *w, const struct prdma_send_wr *wr,
+	 uint32_t head, uint32_t off)
+{
+	uint32_t flags = wr->send_flags;
+
+	/* DS in 16-byte units; PRDMA_SEND_FENCE (bit 0) lands on f (bit 6) */
+	put32(w + 4, (off >> 4) | ((flags & PRDMA_SEND_FENCE) << 6));
+	*(rte_be32_t *)(w + 8) = hermon_ctrl_flags[(flags & (PRDMA_SEND_SIGNALED |
+							      PRDMA_SEND_SOLICITED)) |
+						   (qp->sig_all & 1)];
+	put32(w + 12, wr->imm_data);
+	qp->sq_wrid[head & qp->sq_mask] = wr->wr_id;
+	hermon_barrier_wqe_before_owner();
+	put32(w, hermon_wqe_op[wr->opcode] | (((head >> qp->sq_log) & 1) << 31));
+	/* stamp the slot past the headroom: prefetched blocks look stale */
+	if (qp->sq_shift > 6)
+		*(uint32_t *)(qp->sq + (((head + qp->sq_spare) & qp->sq_mask) <<
+					qp->sq_shift) + 64) = UINT32_MAX;
+}
+
+/*
+ * Write the send WQE of @wr in slot @head and hand it to the device (its
+ * owner bit); the doorbell is the caller's. Returns 0 or a positive errno.
+ */
+static __rte_always_inline int
+post_one(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t head)
+{
+	uint32_t off, flags = wr->send_flags, opc = (uint32_t)wr->opcode, kind;
+	uint8_t *w;
+
+	if (unlikely(head - qp->sq_tail >= qp->sq_cap))
+		return ENOMEM;
+	if (unlikely(opc >= PRDMA_WR_MAX))
+		return EINVAL;
+	kind = hermon_wr_kind[qp->pub.qp_type & 7][opc];
+	if (unlikely(kind == WK_NONE || wr->num_sge > qp->max_send_sge))
+		return EINVAL;
+	w = qp->sq + ((head & qp->sq_mask) << qp->sq_shift);
+	if (likely(kind == WK_RADDR)) {
+		put64(w + 16, wr->wr.rdma.remote_addr);
+		put32(w + 24, wr->wr.rdma.rkey);
+		put32(w + 28, 0);
+		off = 32;
+	} else if (kind == WK_SEND) {
+		off = 16;
+	} else {
+		off = put_segs_other(w, wr, kind);
+		if (unlikely(off == 0))
+			return EINVAL;
+		if (kind >= WK_BIND)
+			goto ctrl;
+	}
+	if (flags & PRDMA_SEND_INLINE) {
+		if (likely(wr->num_sge == 1))
+			off = put_inline_one(w, off, wr->sg_list, qp->max_inline);
+		else
+			off = put_inline(w, off, wr, qp->max_inline);
+		if (unlikely(off == 0))
+			return EINVAL;
+	} else {
+		off = put_data(qp, w, off, wr);
+	}
+ctrl:
+	put_ctrl(qp, w, wr, head, off);
+	return 0;
+}
+
+static __rte_always_inline void
+post_doorbell(struct hermon_qp *qp, uint32_t head)
+{
+	qp->sq_head = head;
+	hermon_barrier_wqe_before_doorbell();
+	rte_write32_relaxed(qp->db_val, qp->uar_db);
+}
+
+static __rte_noinline int
+post_fail(const struct prdma_send_wr *wr, const struct prdma_send_wr **bad_wr, int err)
+{
+	*bad_wr = wr;
+	rte_errno = err;
+	return -err;
+}
+
+/* A chain of requests (or none): one doorbell for all that were written. */
+static __rte_noinline int
+post_send_chain(struct hermon_qp *qp, const struct prdma_send_wr *wr,
+		const struct prdma_send_wr **bad_wr)
+{
+	uint32_t head = qp->sq_head;
+	int err = 0;
+
+	if (unlikely(qp->pub.state < PRDMA_QPS_RTS))
+		return post_fail(wr, bad_wr, EBADMSG);
+	for (; wr != NULL; wr = wr->next) {
+		err = post_one(qp, wr, head);
+		if (unlikely(err != 0))
+			break;
+		head++;
+	}
+	if (likely(head != qp->sq_head))
+		post_doorbell(qp, head);
+	if (unlikely(err != 0))
+		return post_fail(wr, bad_wr, err);
+	return 0;
+}
+
+/*
+ * The common call, one request of the common kinds (SEND, RDMA WRITE or
+ * READ; one inline buffer, or gather entries that take virtual addresses),
+ * in straight-line code that calls nothing and so saves no registers.
+ * Everything else, errors included, is handed before a byte is written to
+ * post_send_chain, which checks and reports it.
+ */
 int
 hermon_post_send(struct prdma_qp *pqp, const struct prdma_send_wr *wr,
 		 const struct prdma_send_wr **bad_wr)
 {
 	struct hermon_qp *qp = (struct hermon_qp *)pqp;
-	uint32_t head = qp->sq_head, ops = hermon_ops_of_type[pqp->qp_type & 7];
-	int err = 0;
+	uint32_t head, opc, kind, flags, off;
+	uint8_t *w;
 
-	if (unlikely(pqp->state < PRDMA_QPS_RTS)) {
-		err = EBADMSG;
-		goto out;
+	if (unlikely(wr == NULL || wr->next != NULL || pqp->state < PRDMA_QPS_RTS))
+		goto general;
+	head = qp->sq_head;
+	opc = (uint32_t)wr->opcode;
+	flags = wr->send_flags;
+	if (unlikely(head - qp->sq_tail >= qp->sq_cap || opc >= PRDMA_WR_MAX))
+		goto general;
+	kind = hermon_wr_kind[pqp->qp_type & 7][opc];
+	if (unlikely(kind - WK_SEND > WK_RADDR - WK_SEND || wr->num_sge > qp->max_send_sge))
+		goto general;
+	if (flags & PRDMA_SEND_INLINE) {
+		if (unlikely(wr->num_sge != 1 || wr->sg_list->length > qp->max_inline))
+			goto general;
+	} else if (unlikely(qp->mpt_dma != NULL)) {
+		goto general;
 	}
-	for (; wr != NULL; wr = wr->next) {
-		uint8_t *w;
-		uint32_t off = 16, op, fence;
+	w = qp->sq + ((head & qp->sq_mask) << qp->sq_shift);
+	off = 16;
+	if (likely(kind == WK_RADDR)) {
+		put64(w + 16, wr->wr.rdma.remote_addr);
+		put32(w + 24, wr->wr.rdma.rkey);
+		put32(w + 28, 0);
+		off = 32;
+	}
+	if (flags & PRDMA_SEND_INLINE) {
+		off = put_inline_one(w, off, wr->sg_list, UINT32_MAX);
+	} else {
+		uint32_t i;
 
-		if (unlikely(head - qp->sq_tail >= qp->sq_cap)) {
-			err = ENOMEM;
-			break;
-		}
-		if (unlikely((unsigned int)wr->opcode >= PRDMA_WR_MAX ||
-			     !(ops & RTE_BIT32(wr->opcode)) ||
-			     wr->num_sge > qp->max_send_sge)) {
-			err = EINVAL;
-			break;
-		}
-		w = qp->sq + ((head & qp->sq_mask) << qp->sq_shift);
-		op = hermon_wqe_op[wr->opcode];
-		if (pqp->qp_type == PRDMA_QPT_UD) {
-			const struct hermon_ah *ah = (const struct hermon_ah *)wr->wr.ud.ah;
+		for (i = 0; i < wr->num_sge; i++, off += 16) {
+			const struct prdma_sge *sg = &wr->sg_list[i];
 
-			if (unlikely(ah == NULL)) {
-				err = EINVAL;
-				break;
-			}
-			memcpy(w + 16, &ah->av, 32);
-			put32(w + 48, wr->wr.ud.remote_qpn & 0xffffff);
-			put32(w + 52, wr->wr.ud.remote_qkey);
-			put64(w + 56, 0);
-			off = 64;
+			put32(w + off, sg->length);
+			put32(w + off + 4, sg->lkey);
+			put64(w + off + 8, sg->addr);
 		}
-		switch (wr->opcode) {
-		case PRDMA_WR_RDMA_WRITE:
-		case PRDMA_WR_RDMA_WRITE_WITH_IMM:
-		case PRDMA_WR_RDMA_READ:
-			put64(w + 16, wr->wr.rdma.remote_addr);
-			put32(w + 24, wr->wr.rdma.rkey);
-			put32(w + 28, 0);
-			off = 32;
-			break;
-		case PRDMA_WR_ATOMIC_CMP_AND_SWP:
-		case PRDMA_WR_ATOMIC_FETCH_AND_ADD:
-			put64(w + 16, wr->wr.atomic.remote_addr);
-			put32(w + 24, wr->wr.atomic.rkey);
-			put32(w + 28, 0);
-			if (wr->opcode == PRDMA_WR_ATOMIC_CMP_AND_SWP) {
-				put64(w + 32, wr->wr.atomic.swap);
-				put64(w + 40, wr->wr.atomic.compare_add);
-			} else {
-				put64(w + 32, wr->wr.atomic.compare_add);
-				put64(w + 40, 0);
-			}
-			off = 48;
-			break;
-		case PRDMA_WR_BIND_MW:
-			put_bind(w + 16, wr);
-			off = 48;
-			break;
-		case PRDMA_WR_LOCAL_INV:
-			memset(w + 16, 0, 32);
-			put32(w + 24, wr->invalidate_rkey);
-			off = 48;
-			break;
-		default:
-			break;
-		}
-		if (wr->opcode != PRDMA_WR_BIND_MW && wr->opcode != PRDMA_WR_LOCAL_INV) {
-			if ((wr->send_flags & PRDMA_SEND_INLINE) && wr->num_sge == 1)
-				off = put_inline_one(w, off, wr->sg_list, qp->max_inline, &err);
-			else if (wr->send_flags & PRDMA_SEND_INLINE)
-				off = put_inline(w, off, wr, qp->max_inline, &err);
-			else
-				off = put_data(qp, w, off, wr);
-			if (unlikely(err != 0))
-				break;
-		}
-		fence = (wr->send_flags & PRDMA_SEND_FENCE) ? RTE_BIT32(6) : 0;
-		put32(w + 4, (off / 16) | fence);
-		put32(w + 8, ((wr->send_flags & PRDMA_SEND_SIGNALED) ? 3u << 2 : qp->sig_all << 2) |
-		      ((wr->send_flags & PRDMA_SEND_SOLICITED) ? 2u : 0));
-		put32(w + 12, wr->imm_data);
-		qp->sq_wrid[head & qp->sq_mask] = wr->wr_id;
-		hermon_barrier_wqe_before_owner();
-		put32(w, op | (((head >> qp->sq_log) & 1) << 31));
-		/* stamp the slot past the headroom: prefetched blocks look stale */
-		if (qp->sq_shift > 6)
-			*(uint32_t *)(qp->sq + (((head + qp->sq_spare) & qp->sq_mask) <<
-						qp->sq_shift) + 64) = UINT32_MAX;
-		head++;
 	}
-	if (likely(head != qp->sq_head)) {
-		qp->sq_head = head;
-		hermon_barrier_wqe_before_doorbell();
-		rte_write32_relaxed(qp->db_val, qp->uar_db);
-	}
-out:
-	if (unlikely(err != 0)) {
-		*bad_wr = wr;
-		rte_errno = err;
-		return -err;
-	}
+	put_ctrl(qp, w, wr, head, off);
+	post_doorbell(qp, head + 1);
 	return 0;
+general:
+	return post_send_chain(qp, wr, bad_wr);
 }
 
 static __rte_always_inline void
