@@ -26,8 +26,8 @@
  */
 enum hermon_wr_kind {
 	WK_NONE = 0,
-	WK_SEND,        /* data only */
-	WK_RADDR,       /* remote address, data */
+	WK_SEND = 1,    /* data only: it starts at byte 16 (WK_SEND * 16) */
+	WK_RADDR = 2,   /* remote address, data at byte 32 (WK_RADDR * 16) */
 	WK_ATOMIC,      /* remote address, atomic, data */
 	WK_UD,          /* datagram, data */
 	WK_BIND,        /* bind segment, no data */
@@ -40,7 +40,7 @@ enum hermon_wr_kind {
 	[PRDMA_WR_RDMA_WRITE_WITH_IMM] = WK_RADDR, [PRDMA_WR_LOCAL_INV] = WK_LINV, \
 	[PRDMA_WR_BIND_MW] = WK_BIND
 
-static const uint8_t hermon_wr_kind[8][PRDMA_WR_MAX] = {
+static const uint8_t hermon_wr_kind[8][16] = {
 	[PRDMA_QPT_RC] = { KINDS_UC, [PRDMA_WR_RDMA_READ] = WK_RADDR,
 			   [PRDMA_WR_ATOMIC_CMP_AND_SWP] = WK_ATOMIC,
 			   [PRDMA_WR_ATOMIC_FETCH_AND_ADD] = WK_ATOMIC },
@@ -61,19 +61,36 @@ static const uint8_t hermon_wqe_op[PRDMA_WR_MAX] = {
 	[PRDMA_WR_BIND_MW] = HERMON_WQE_BIND_MW,
 };
 
-/*
- * Control dword 2 (big-endian) by PRDMA_SEND_SIGNALED (bit 1) and
- * PRDMA_SEND_SOLICITED (bit 2) of the request, with bit 0 standing for a
- * QP that signals every request: C = 0b11 asks for a CQE, SE = bit 1.
- */
-#define CTRL_C RTE_BE32(3u << 2)
-#define CTRL_SE RTE_BE32(2u)
+_Static_assert(PRDMA_WR_MAX <= 16, "hermon_wr_kind rows hold every opcode");
 _Static_assert(PRDMA_SEND_FENCE == 1 && PRDMA_SEND_SIGNALED == 2 &&
-	       PRDMA_SEND_SOLICITED == 4, "hermon_ctrl_flags and the f bit index by these");
-static const rte_be32_t hermon_ctrl_flags[8] = {
-	[0] = 0, [1] = CTRL_C, [2] = CTRL_C, [3] = CTRL_C,
-	[4] = CTRL_SE, [5] = CTRL_C | CTRL_SE, [6] = CTRL_C | CTRL_SE, [7] = CTRL_C | CTRL_SE,
-};
+	       PRDMA_SEND_SOLICITED == 4, "sq_ctrl2 and the f bit index by these");
+
+void
+hermon_sq_fp_init(struct hermon_qp *qp)
+{
+	uint32_t i;
+
+	qp->sq_kinds = hermon_wr_kind[qp->pub.qp_type & 7];
+	/* C = 0b11 asks for a CQE (always, when the QP signals all); SE = bit 1 */
+	for (i = 0; i < RTE_DIM(qp->sq_ctrl2); i++)
+		qp->sq_ctrl2[i] = rte_cpu_to_be_32(
+			((i & PRDMA_SEND_SIGNALED) || qp->sig_all != 0 ? 3u << 2 : 0) |
+			((i & PRDMA_SEND_SOLICITED) ? 2u : 0));
+	/*
+	 * The stamp goes to the second 64-byte block of the slot one headroom
+	 * ahead; a 64-byte stride has no second block, and its stamp lands in
+	 * stamp_sink, so posting never branches on the stride.
+	 */
+	if (qp->sq_shift > 6) {
+		qp->sq_stamp = qp->sq + 64;
+		qp->sq_stamp_delta = qp->sq_spare << qp->sq_shift;
+		qp->sq_stamp_mask = ((qp->sq_mask + 1) << qp->sq_shift) - 1;
+	} else {
+		qp->sq_stamp = (uint8_t *)&qp->stamp_sink;
+		qp->sq_stamp_delta = 0;
+		qp->sq_stamp_mask = 0;
+	}
+}
 
 static __rte_always_inline void
 put32(uint8_t *p, uint32_t v)
@@ -85,6 +102,15 @@ static __rte_always_inline void
 put64(uint8_t *p, uint64_t v)
 {
 	*(rte_be64_t *)p = rte_cpu_to_be_64(v);
+}
+
+/* The remote address segment of RDMA WRITE and READ. */
+static __rte_always_inline void
+put_raddr(uint8_t *w, const struct prdma_send_wr *wr)
+{
+	put64(w + 16, wr->wr.rdma.remote_addr);
+	put32(w + 24, wr->wr.rdma.rkey);
+	put32(w + 28, 0);
 }
 
 static __rte_always_inline uint64_t
@@ -294,17 +320,15 @@ put_ctrl(struct hermon_qp *qp, uint8_t *w, const struct prdma_send_wr *wr,
 
 	/* DS in 16-byte units; PRDMA_SEND_FENCE (bit 0) lands on f (bit 6) */
 	put32(w + 4, (off >> 4) | ((flags & PRDMA_SEND_FENCE) << 6));
-	*(rte_be32_t *)(w + 8) = hermon_ctrl_flags[(flags & (PRDMA_SEND_SIGNALED |
-							      PRDMA_SEND_SOLICITED)) |
-						   (qp->sig_all & 1)];
+	*(rte_be32_t *)(w + 8) = qp->sq_ctrl2[flags & (PRDMA_SEND_SIGNALED |
+						       PRDMA_SEND_SOLICITED)];
 	put32(w + 12, wr->imm_data);
 	qp->sq_wrid[head & qp->sq_mask] = wr->wr_id;
 	hermon_barrier_wqe_before_owner();
 	put32(w, hermon_wqe_op[wr->opcode] | (((head >> qp->sq_log) & 1) << 31));
 	/* stamp the slot past the headroom: prefetched blocks look stale */
-	if (qp->sq_shift > 6)
-		*(uint32_t *)(qp->sq + (((head + qp->sq_spare) & qp->sq_mask) <<
-					qp->sq_shift) + 64) = UINT32_MAX;
+	*(uint32_t *)(qp->sq_stamp + (((uintptr_t)(w - qp->sq) + qp->sq_stamp_delta) &
+				      qp->sq_stamp_mask)) = UINT32_MAX;
 }
 
 /*
@@ -321,14 +345,12 @@ post_one(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t head)
 		return ENOMEM;
 	if (unlikely(opc >= PRDMA_WR_MAX))
 		return EINVAL;
-	kind = hermon_wr_kind[qp->pub.qp_type & 7][opc];
+	kind = qp->sq_kinds[opc];
 	if (unlikely(kind == WK_NONE || wr->num_sge > qp->max_send_sge))
 		return EINVAL;
 	w = qp->sq + ((head & qp->sq_mask) << qp->sq_shift);
 	if (likely(kind == WK_RADDR)) {
-		put64(w + 16, wr->wr.rdma.remote_addr);
-		put32(w + 24, wr->wr.rdma.rkey);
-		put32(w + 28, 0);
+		put_raddr(w, wr);
 		off = 32;
 	} else if (kind == WK_SEND) {
 		off = 16;
@@ -415,28 +437,42 @@ hermon_post_send(struct prdma_qp *pqp, const struct prdma_send_wr *wr,
 	flags = wr->send_flags;
 	if (unlikely(head - qp->sq_tail >= qp->sq_cap || opc >= PRDMA_WR_MAX))
 		goto general;
-	kind = hermon_wr_kind[pqp->qp_type & 7][opc];
+	kind = qp->sq_kinds[opc];
 	if (unlikely(kind - WK_SEND > WK_RADDR - WK_SEND || wr->num_sge > qp->max_send_sge))
 		goto general;
+	/* the control segment, then the remote address segment for WK_RADDR */
+	off = kind * 16;
 	if (flags & PRDMA_SEND_INLINE) {
-		if (unlikely(wr->num_sge != 1 || wr->sg_list->length > qp->max_inline))
+		const uint8_t *src;
+		uint32_t len, room = 60 - off;
+
+		/* one buffer that fits the QP and two chunks at most */
+		if (unlikely(wr->num_sge != 1))
 			goto general;
-	} else if (unlikely(qp->mpt_dma != NULL)) {
-		goto general;
-	}
-	w = qp->sq + ((head & qp->sq_mask) << qp->sq_shift);
-	off = 16;
-	if (likely(kind == WK_RADDR)) {
-		put64(w + 16, wr->wr.rdma.remote_addr);
-		put32(w + 24, wr->wr.rdma.rkey);
-		put32(w + 28, 0);
-		off = 32;
-	}
-	if (flags & PRDMA_SEND_INLINE) {
-		off = put_inline_one(w, off, wr->sg_list, UINT32_MAX);
+		src = (const uint8_t *)(uintptr_t)wr->sg_list->addr;
+		len = wr->sg_list->length;
+		if (unlikely(len > qp->max_inline || len > room + 60))
+			goto general;
+		w = qp->sq + ((head & qp->sq_mask) << qp->sq_shift);
+		if (likely(kind == WK_RADDR))
+			put_raddr(w, wr);
+		if (len > room) {
+			/* the second chunk starts on the 64-byte boundary */
+			put_chunk(w, off, src, room);
+			put_chunk(w, 64, src + room, len - room);
+			off += 4;
+		} else {
+			put_chunk(w, off, src, len);
+		}
+		off = (off + 4 + len + 15) & ~15u;
 	} else {
 		uint32_t i;
 
+		if (unlikely(qp->mpt_dma != NULL))
+			goto general;
+		w = qp->sq + ((head & qp->sq_mask) << qp->sq_shift);
+		if (likely(kind == WK_RADDR))
+			put_raddr(w, wr);
 		for (i = 0; i < wr->num_sge; i++, off += 16) {
 			const struct prdma_sge *sg = &wr->sg_list[i];
 

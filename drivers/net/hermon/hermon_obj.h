@@ -112,6 +112,13 @@ struct hermon_qp {
 	uint64_t *sq_wrid;
 	const uint8_t *mpt_dma;          /**< per dMPT: lkey is a DMA MR */
 	uint32_t mpt_mask;
+	/* send queue constants, precomputed by hermon_sq_fp_init */
+	const uint8_t *sq_kinds;         /**< segment kind by opcode, for the QP type */
+	rte_be32_t sq_ctrl2[8];          /**< ctrl dword 2 by send_flags & 6 */
+	uint8_t *sq_stamp;               /**< first slot + 64, or &stamp_sink */
+	uint32_t sq_stamp_delta;         /**< headroom in bytes */
+	uint32_t sq_stamp_mask;          /**< ring bytes - 1, or 0 */
+	uint32_t stamp_sink;             /**< takes the stamp of a 64-byte stride */
 	/* receive queue (the receiving lcore) */
 	uint8_t *rq;
 	uint32_t rq_head;
@@ -186,6 +193,8 @@ int hermon_post_srq_recv(struct prdma_srq *srq, const struct prdma_recv_wr *wr,
 			 const struct prdma_recv_wr **bad_wr);
 int hermon_poll_cq(struct prdma_cq *cq, uint16_t nb, struct prdma_wc *wc);
 int hermon_peek_cq(struct prdma_cq *cq);
+/* Precompute the send queue's fast-path constants (after its layout is set). */
+void hermon_sq_fp_init(struct hermon_qp *qp);
 /* Inline bytes a WQE can carry from byte @start of a @bytes-long WQE. */
 uint32_t hermon_inline_room(uint32_t start, uint32_t bytes);
 

@@ -157,6 +157,7 @@ hermon_qp_create(struct prdma_qp *pqp, struct prdma_qp_init_attr *attr)
 	qp->rq_db = (volatile rte_be32_t *)((uint8_t *)qp->mem.dma.va + qp->mem.qbytes);
 	qp->srq = (struct hermon_srq *)attr->srq;
 	sq_own_all(qp);
+	hermon_sq_fp_init(qp);
 
 	st = attr->qp_type == PRDMA_QPT_RC ? HERMON_QPST_RC :
 		attr->qp_type == PRDMA_QPT_UC ? HERMON_QPST_UC : HERMON_QPST_UD;
