@@ -114,10 +114,20 @@ def scripted(exe):
     if stream_ops(text, 0) == 0:
         fail("write_bw over the CM connection did nothing")
     print("fwd write_bw over CM: %d ops" % stream_ops(text, 0))
-    # Fault injection: the provider has it, or testpmd says it has none.
-    text = s.expect("set fault 0 tx drop 1000",
-                    r"(tx drop at 1000 ppm|has no fault injection)")
-    s.expect("clear fault 0", r"(faults cleared|has no fault injection)")
+    # Fault injection (the soft provider's): loss is recovered, and counted.
+    s.expect("set fault 0 tx drop 20000", r"^device 0: tx drop at 20000 ppm")
+    s.expect("start fwd write_bw 0,1", r"stream 1: qp 1")
+    s.cmd("sleep 300", r"^testpmd> sleep 300")
+    text = s.expect("stop", r"^total: ")
+    if stream_ops(text, 0) == 0:
+        fail("write_bw under 2 % loss did nothing")
+    text = s.expect("show counters 1", r"CNPsReceived")
+    if int(re.search(r"NAKsSent\s+(\d+)", text).group(1)) == 0 and \
+            int(re.search(r"OutOfSequence\s+(\d+)", text).group(1)) == 0:
+        text0 = s.expect("show counters 0", r"CNPsReceived")
+        if int(re.search(r"Retransmits\s+(\d+)", text0).group(1)) == 0:
+            fail("2 % loss left no trace in the counters")
+    s.expect("clear fault 0", r"^device 0: faults cleared")
     # Bad commands: one readable line each, and the session goes on.
     bad = [
         ("frobnicate", r"^Error: unknown command"),
@@ -131,6 +141,7 @@ def scripted(exe):
         ("show device 9", r"^Error: no device 9"),
         ("mr create 0 64 xyz", r"^Error: bad access 'xyz'"),
         ("stop", r"^Error: forwarding is not running"),
+        ("set fault 9 tx drop 5", r"^Error: no device 9"),
     ]
     for line, pattern in bad:
         s.expect(line, pattern, r"^Error")
