@@ -1,0 +1,419 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+/*
+ * The Hermon fast path against the device model, case by case where the
+ * straight-line post and poll hand over to the general paths: every inline
+ * length from 0 to the QP's limit for SEND and RDMA WRITE (one chunk, two
+ * chunks, more), 64- and 128-byte strides over many ring wraps (owner
+ * parity, stamping), unsignaled runs completed by one CQE, chains, and polls
+ * of several CQEs at once.
+ */
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <rte_cycles.h>
+#include <rte_malloc.h>
+
+#include <prdma.h>
+
+#include "t_eal.h"
+
+#define BUF 4096
+
+struct fp_env {
+	struct prdma_dev *dev[2];
+	struct prdma_pd *pd[2];
+	struct prdma_cq *cq[2];
+	struct prdma_qp *qp[2];
+	struct prdma_mr *mr[2];
+	uint8_t *buf[2];
+	uint8_t *src;
+};
+
+static struct fp_env env;
+
+static void
+fp_connect(struct prdma_qp *qp, const union prdma_gid *gid, uint32_t rqpn)
+{
+	struct prdma_qp_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = PRDMA_QPS_INIT;
+	a.port_num = 1;
+	a.qp_access_flags = PRDMA_ACCESS_LOCAL_WRITE | PRDMA_ACCESS_REMOTE_WRITE;
+	assert_int_equal(prdma_qp_modify(qp, &a, PRDMA_QP_STATE | PRDMA_QP_PKEY_INDEX |
+					 PRDMA_QP_PORT | PRDMA_QP_ACCESS_FLAGS), 0);
+	memset(&a, 0, sizeof(a));
+	a.qp_state = PRDMA_QPS_RTR;
+	a.path_mtu = PRDMA_MTU_1024;
+	a.dest_qp_num = rqpn;
+	a.ah_attr.dgid = *gid;
+	a.ah_attr.port_num = 1;
+	a.max_dest_rd_atomic = 1;
+	a.min_rnr_timer = 1;
+	assert_int_equal(prdma_qp_modify(qp, &a, PRDMA_QP_STATE | PRDMA_QP_AV |
+					 PRDMA_QP_PATH_MTU | PRDMA_QP_DEST_QPN |
+					 PRDMA_QP_RQ_PSN | PRDMA_QP_MAX_DEST_RD_ATOMIC |
+					 PRDMA_QP_MIN_RNR_TIMER), 0);
+	memset(&a, 0, sizeof(a));
+	a.qp_state = PRDMA_QPS_RTS;
+	a.timeout = 14;
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	a.max_rd_atomic = 1;
+	assert_int_equal(prdma_qp_modify(qp, &a, PRDMA_QP_STATE | PRDMA_QP_SQ_PSN |
+					 PRDMA_QP_TIMEOUT | PRDMA_QP_RETRY_CNT |
+					 PRDMA_QP_RNR_RETRY | PRDMA_QP_MAX_QP_RD_ATOMIC), 0);
+}
+
+/* An RC pair with @max_inline bytes of inline data and @send_wr WQEs. */
+static void
+fp_pair(uint32_t max_inline, uint32_t send_wr)
+{
+	struct prdma_qp_init_attr ia;
+	union prdma_gid gid[2];
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		memset(&ia, 0, sizeof(ia));
+		ia.qp_type = PRDMA_QPT_RC;
+		ia.send_cq = env.cq[k];
+		ia.recv_cq = env.cq[k];
+		ia.cap.max_send_wr = send_wr;
+		ia.cap.max_recv_wr = 64;
+		ia.cap.max_send_sge = 1;
+		ia.cap.max_recv_sge = 1;
+		ia.cap.max_inline_data = max_inline;
+		env.qp[k] = prdma_qp_create(env.pd[k], &ia);
+		assert_non_null(env.qp[k]);
+		assert_int_equal(prdma_gid_query(env.dev[k], 1, 0, &gid[k]), 0);
+	}
+	for (k = 0; k < 2; k++)
+		fp_connect(env.qp[k], &gid[1 - k], env.qp[1 - k]->qp_num);
+}
+
+static void
+fp_pair_destroy(void)
+{
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		assert_int_equal(prdma_qp_destroy(env.qp[k]), 0);
+		env.qp[k] = NULL;
+	}
+}
+
+/* Wait for @n completions on side @k's CQ, polled @nb at a time. */
+static unsigned int
+fp_wait(int k, struct prdma_wc *wc, unsigned int n, uint16_t nb)
+{
+	uint64_t end = rte_get_tsc_cycles() + rte_get_tsc_hz() * 5;
+	unsigned int got = 0;
+
+	while (got < n && rte_get_tsc_cycles() < end) {
+		int r = prdma_cq_poll(env.cq[k], RTE_MIN(nb, (uint16_t)(n - got)), wc + got);
+
+		assert_true(r >= 0);
+		got += (unsigned int)r;
+	}
+	return got;
+}
+
+static void
+fp_post_recv(uint64_t id, uint32_t len)
+{
+	struct prdma_sge sge = { (uintptr_t)env.buf[1], len, env.mr[1]->lkey };
+	struct prdma_recv_wr rwr = { .wr_id = id, .sg_list = &sge, .num_sge = 1 };
+	const struct prdma_recv_wr *bad;
+
+	assert_int_equal(prdma_post_recv(env.qp[1], &rwr, &bad), 0);
+}
+
+/* One inline request of @len bytes; its data arrives, nothing past it. */
+static void
+fp_inline_one(enum prdma_wr_opcode op, uint32_t len, uint64_t id)
+{
+	struct prdma_sge sge = { (uintptr_t)env.src, len, 0 };
+	struct prdma_send_wr wr;
+	const struct prdma_send_wr *bad = NULL;
+	struct prdma_wc wc[2];
+	uint32_t i;
+
+	memset(env.buf[1], 0xee, BUF);
+	t_pattern_fill(env.src, len, (uint32_t)id);
+	if (op == PRDMA_WR_SEND)
+		fp_post_recv(id, BUF);
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = id;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = op;
+	wr.send_flags = PRDMA_SEND_SIGNALED | PRDMA_SEND_INLINE;
+	wr.wr.rdma.remote_addr = (uintptr_t)env.buf[1];
+	wr.wr.rdma.rkey = env.mr[1]->rkey;
+	assert_int_equal(prdma_post_send(env.qp[0], &wr, &bad), 0);
+	/* the data is copied at post time: scribbling on it changes nothing */
+	memset(env.src, 0x11, len);
+	assert_int_equal(fp_wait(0, wc, 1, 1), 1);
+	assert_int_equal(wc[0].status, PRDMA_WC_SUCCESS);
+	assert_int_equal(wc[0].wr_id, id);
+	assert_int_equal(wc[0].qp_num, env.qp[0]->qp_num);
+	assert_int_equal(wc[0].opcode, op == PRDMA_WR_SEND ? PRDMA_WC_SEND :
+			 PRDMA_WC_RDMA_WRITE);
+	assert_int_equal(wc[0].wc_flags, 0);
+	assert_int_equal(wc[0].vendor_err, 0);
+	if (op == PRDMA_WR_SEND) {
+		assert_int_equal(fp_wait(1, wc + 1, 1, 4), 1);
+		assert_int_equal(wc[1].status, PRDMA_WC_SUCCESS);
+		assert_int_equal(wc[1].opcode, PRDMA_WC_RECV);
+		assert_int_equal(wc[1].wr_id, id);
+		assert_int_equal(wc[1].byte_len, len);
+	}
+	assert_int_equal(t_pattern_check(env.buf[1], len, (uint32_t)id), -1);
+	for (i = len; i < len + 64; i++)
+		assert_int_equal(env.buf[1][i], 0xee);
+}
+
+static void
+test_inline_every_length(void **state)
+{
+	struct prdma_qp_init_attr ia;
+	struct prdma_qp_attr qa;
+	uint32_t len, max;
+
+	(void)state;
+	fp_pair(300, 16);
+	assert_int_equal(prdma_qp_query(env.qp[0], &qa, &ia), 0);
+	max = ia.cap.max_inline_data;
+	assert_true(max >= 300);
+	/* SEND data starts at byte 16, WRITE data at 32: chunks split differently */
+	for (len = 0; len <= max; len++) {
+		fp_inline_one(PRDMA_WR_RDMA_WRITE, len, 1000 + len);
+		fp_inline_one(PRDMA_WR_SEND, len, 5000 + len);
+	}
+	fp_pair_destroy();
+}
+
+/* Inline over the QP's limit is refused at post time, fast path or not. */
+static void
+test_inline_too_long(void **state)
+{
+	struct prdma_sge sge = { 0, 0, 0 };
+	struct prdma_send_wr wr;
+	const struct prdma_send_wr *bad = NULL;
+	struct prdma_qp_init_attr ia;
+	struct prdma_qp_attr qa;
+
+	(void)state;
+	fp_pair(40, 16);
+	assert_int_equal(prdma_qp_query(env.qp[0], &qa, &ia), 0);
+	sge.addr = (uintptr_t)env.src;
+	sge.length = ia.cap.max_inline_data + 1;
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = 7;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = PRDMA_WR_RDMA_WRITE;
+	wr.send_flags = PRDMA_SEND_SIGNALED | PRDMA_SEND_INLINE;
+	wr.wr.rdma.remote_addr = (uintptr_t)env.buf[1];
+	wr.wr.rdma.rkey = env.mr[1]->rkey;
+	assert_int_equal(prdma_post_send(env.qp[0], &wr, &bad), -EINVAL);
+	assert_ptr_equal(bad, &wr);
+	/* an opcode out of range and an SGE count over the QP's are refused too */
+	sge.length = 8;
+	wr.opcode = (enum prdma_wr_opcode)77;
+	bad = NULL;
+	assert_int_equal(prdma_post_send(env.qp[0], &wr, &bad), -EINVAL);
+	assert_ptr_equal(bad, &wr);
+	wr.opcode = PRDMA_WR_RDMA_WRITE;
+	wr.num_sge = 2;
+	bad = NULL;
+	assert_int_equal(prdma_post_send(env.qp[0], &wr, &bad), -EINVAL);
+	assert_ptr_equal(bad, &wr);
+	/* and the QP still works */
+	fp_inline_one(PRDMA_WR_RDMA_WRITE, 8, 8);
+	fp_pair_destroy();
+}
+
+/*
+ * Many ring wraps with @max_inline bytes (0: a 64-byte stride, 64: a
+ * 128-byte one): each round posts a run of unsignaled WRITEs closed by a
+ * signaled one, singly or as a chain, and polls its one CQE.
+ */
+static void
+fp_wraps(uint32_t max_inline)
+{
+	struct prdma_send_wr wr[8];
+	struct prdma_sge sge[8];
+	const struct prdma_send_wr *bad;
+	struct prdma_wc wc[4];
+	uint32_t round, i, run;
+
+	fp_pair(max_inline, 8);
+	for (round = 0; round < 200; round++) {
+		run = 1 + round % 7;
+		for (i = 0; i < run; i++) {
+			sge[i].addr = (uintptr_t)(env.src + 8 * i);
+			sge[i].length = 8;
+			sge[i].lkey = env.mr[0]->lkey;
+			memset(&wr[i], 0, sizeof(wr[i]));
+			wr[i].wr_id = round * 16 + i;
+			wr[i].sg_list = &sge[i];
+			wr[i].num_sge = 1;
+			wr[i].opcode = PRDMA_WR_RDMA_WRITE;
+			wr[i].send_flags = (i == run - 1 ? PRDMA_SEND_SIGNALED : 0) |
+				(max_inline != 0 ? PRDMA_SEND_INLINE : 0);
+			wr[i].wr.rdma.remote_addr = (uintptr_t)(env.buf[1] + 8 * i);
+			wr[i].wr.rdma.rkey = env.mr[1]->rkey;
+			wr[i].next = round & 1 ? &wr[i + 1] : NULL;
+			t_pattern_fill(env.src + 8 * i, 8, round * 16 + i);
+		}
+		wr[run - 1].next = NULL;
+		if (round & 1) {
+			assert_int_equal(prdma_post_send(env.qp[0], &wr[0], &bad), 0);
+		} else {
+			for (i = 0; i < run; i++)
+				assert_int_equal(prdma_post_send(env.qp[0], &wr[i], &bad), 0);
+		}
+		assert_int_equal(fp_wait(0, wc, 1, 4), 1);
+		assert_int_equal(wc[0].status, PRDMA_WC_SUCCESS);
+		assert_int_equal(wc[0].wr_id, round * 16 + run - 1);
+		for (i = 0; i < run; i++)
+			assert_int_equal(t_pattern_check(env.buf[1] + 8 * i, 8, round * 16 + i), -1);
+		/* nothing more: the unsignaled ones left no CQE */
+		assert_int_equal(prdma_cq_poll(env.cq[0], 4, wc), 0);
+	}
+	fp_pair_destroy();
+}
+
+static void
+test_wraps_stride64(void **state)
+{
+	(void)state;
+	fp_wraps(0);
+}
+
+static void
+test_wraps_stride128(void **state)
+{
+	(void)state;
+	fp_wraps(64);
+}
+
+/* Several signaled requests, then polls of several CQEs at once, in order. */
+static void
+test_poll_many(void **state)
+{
+	struct prdma_sge sge = { 0, 16, 0 };
+	struct prdma_send_wr wr;
+	const struct prdma_send_wr *bad;
+	struct prdma_wc wc[32];
+	uint32_t i, round;
+
+	(void)state;
+	fp_pair(64, 32);
+	sge.addr = (uintptr_t)env.src;
+	for (round = 0; round < 20; round++) {
+		for (i = 0; i < 12; i++) {
+			memset(&wr, 0, sizeof(wr));
+			wr.wr_id = round * 100 + i;
+			wr.sg_list = &sge;
+			wr.num_sge = 1;
+			wr.opcode = i % 3 == 0 ? PRDMA_WR_SEND : PRDMA_WR_RDMA_WRITE;
+			wr.send_flags = PRDMA_SEND_SIGNALED | PRDMA_SEND_INLINE;
+			wr.wr.rdma.remote_addr = (uintptr_t)env.buf[1];
+			wr.wr.rdma.rkey = env.mr[1]->rkey;
+			if (wr.opcode == PRDMA_WR_SEND)
+				fp_post_recv(i, BUF);
+			assert_int_equal(prdma_post_send(env.qp[0], &wr, &bad), 0);
+		}
+		/* the peer's receive CQEs and these requester ones share no CQ */
+		assert_int_equal(fp_wait(0, wc, 12, (uint16_t)(1 + round % 16)), 12);
+		for (i = 0; i < 12; i++) {
+			assert_int_equal(wc[i].status, PRDMA_WC_SUCCESS);
+			assert_int_equal(wc[i].wr_id, round * 100 + i);
+			assert_int_equal(wc[i].opcode, i % 3 == 0 ? PRDMA_WC_SEND :
+					 PRDMA_WC_RDMA_WRITE);
+			assert_int_equal(wc[i].qp_num, env.qp[0]->qp_num);
+		}
+		assert_int_equal(fp_wait(1, wc, 4, 3), 4);
+		for (i = 0; i < 4; i++)
+			assert_int_equal(wc[i].opcode, PRDMA_WC_RECV);
+	}
+	fp_pair_destroy();
+}
+
+static int
+setup(void **state)
+{
+	const char *devargs[2] = { "hermon:model,link=tfp,side=0",
+				   "hermon:model,link=tfp,side=1" };
+	struct prdma_cq_init_attr ca;
+	int k, id;
+
+	(void)state;
+	if (t_eal_init() < 0)
+		return -1;
+	for (k = 0; k < 2; k++) {
+		id = prdma_dev_probe(devargs[k]);
+		if (id < 0)
+			return -1;
+		env.dev[k] = prdma_dev_open((uint16_t)id);
+		if (env.dev[k] == NULL)
+			return -1;
+		env.pd[k] = prdma_pd_alloc(env.dev[k]);
+		memset(&ca, 0, sizeof(ca));
+		ca.cqe = 256;
+		env.cq[k] = prdma_cq_create(env.dev[k], &ca);
+		env.buf[k] = rte_zmalloc("tfp", 2 * BUF, 64);
+		if (env.pd[k] == NULL || env.cq[k] == NULL || env.buf[k] == NULL)
+			return -1;
+		env.mr[k] = prdma_mr_reg(env.pd[k], env.buf[k], 2 * BUF,
+					 PRDMA_ACCESS_LOCAL_WRITE | PRDMA_ACCESS_REMOTE_WRITE);
+		if (env.mr[k] == NULL)
+			return -1;
+	}
+	/* inline and gather sources: side 0's registered buffer */
+	env.src = env.buf[0];
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	int k;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		if (env.qp[k] != NULL)
+			prdma_qp_destroy(env.qp[k]);
+		prdma_mr_dereg(env.mr[k]);
+		prdma_cq_destroy(env.cq[k]);
+		prdma_pd_free(env.pd[k]);
+		prdma_dev_close(env.dev[k]);
+		rte_free(env.buf[k]);
+	}
+	return 0;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_inline_every_length),
+		cmocka_unit_test(test_inline_too_long),
+		cmocka_unit_test(test_wraps_stride64),
+		cmocka_unit_test(test_wraps_stride128),
+		cmocka_unit_test(test_poll_many),
+	};
+
+	return cmocka_run_group_tests_name("hermon-fp", tests, setup, teardown);
+}
