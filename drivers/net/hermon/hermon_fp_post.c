@@ -48,18 +48,38 @@ static const uint8_t hermon_wr_kind[8][16] = {
 	[PRDMA_QPT_UD] = { [PRDMA_WR_SEND] = WK_UD, [PRDMA_WR_SEND_WITH_IMM] = WK_UD },
 };
 
-static const uint8_t hermon_wqe_op[PRDMA_WR_MAX] = {
-	[PRDMA_WR_SEND] = HERMON_WQE_SEND,
-	[PRDMA_WR_SEND_WITH_IMM] = HERMON_WQE_SEND_IMM,
-	[PRDMA_WR_SEND_WITH_INV] = HERMON_WQE_SEND_INVAL,
-	[PRDMA_WR_RDMA_WRITE] = HERMON_WQE_RDMA_WRITE,
-	[PRDMA_WR_RDMA_WRITE_WITH_IMM] = HERMON_WQE_RDMA_WRITE_IMM,
-	[PRDMA_WR_RDMA_READ] = HERMON_WQE_RDMA_READ,
-	[PRDMA_WR_ATOMIC_CMP_AND_SWP] = HERMON_WQE_ATOMIC_CS,
-	[PRDMA_WR_ATOMIC_FETCH_AND_ADD] = HERMON_WQE_ATOMIC_FA,
-	[PRDMA_WR_LOCAL_INV] = HERMON_WQE_LOCAL_INVAL,
-	[PRDMA_WR_BIND_MW] = HERMON_WQE_BIND_MW,
+/*
+ * Control dword 0 (big-endian) by the ring pass's parity and the request's
+ * opcode: the WQE opcode, with the owner bit (31) that makes it the
+ * device's on that pass.
+ */
+#define OWN RTE_BIT32(31)
+static const rte_be32_t hermon_wqe_own[2][16] = {
+	{
+		[PRDMA_WR_SEND] = RTE_BE32(HERMON_WQE_SEND),
+		[PRDMA_WR_SEND_WITH_IMM] = RTE_BE32(HERMON_WQE_SEND_IMM),
+		[PRDMA_WR_SEND_WITH_INV] = RTE_BE32(HERMON_WQE_SEND_INVAL),
+		[PRDMA_WR_RDMA_WRITE] = RTE_BE32(HERMON_WQE_RDMA_WRITE),
+		[PRDMA_WR_RDMA_WRITE_WITH_IMM] = RTE_BE32(HERMON_WQE_RDMA_WRITE_IMM),
+		[PRDMA_WR_RDMA_READ] = RTE_BE32(HERMON_WQE_RDMA_READ),
+		[PRDMA_WR_ATOMIC_CMP_AND_SWP] = RTE_BE32(HERMON_WQE_ATOMIC_CS),
+		[PRDMA_WR_ATOMIC_FETCH_AND_ADD] = RTE_BE32(HERMON_WQE_ATOMIC_FA),
+		[PRDMA_WR_LOCAL_INV] = RTE_BE32(HERMON_WQE_LOCAL_INVAL),
+		[PRDMA_WR_BIND_MW] = RTE_BE32(HERMON_WQE_BIND_MW),
+	}, {
+		[PRDMA_WR_SEND] = RTE_BE32(OWN | HERMON_WQE_SEND),
+		[PRDMA_WR_SEND_WITH_IMM] = RTE_BE32(OWN | HERMON_WQE_SEND_IMM),
+		[PRDMA_WR_SEND_WITH_INV] = RTE_BE32(OWN | HERMON_WQE_SEND_INVAL),
+		[PRDMA_WR_RDMA_WRITE] = RTE_BE32(OWN | HERMON_WQE_RDMA_WRITE),
+		[PRDMA_WR_RDMA_WRITE_WITH_IMM] = RTE_BE32(OWN | HERMON_WQE_RDMA_WRITE_IMM),
+		[PRDMA_WR_RDMA_READ] = RTE_BE32(OWN | HERMON_WQE_RDMA_READ),
+		[PRDMA_WR_ATOMIC_CMP_AND_SWP] = RTE_BE32(OWN | HERMON_WQE_ATOMIC_CS),
+		[PRDMA_WR_ATOMIC_FETCH_AND_ADD] = RTE_BE32(OWN | HERMON_WQE_ATOMIC_FA),
+		[PRDMA_WR_LOCAL_INV] = RTE_BE32(OWN | HERMON_WQE_LOCAL_INVAL),
+		[PRDMA_WR_BIND_MW] = RTE_BE32(OWN | HERMON_WQE_BIND_MW),
+	},
 };
+#undef OWN
 
 _Static_assert(PRDMA_WR_MAX <= 16, "hermon_wr_kind rows hold every opcode");
 _Static_assert(PRDMA_SEND_FENCE == 1 && PRDMA_SEND_SIGNALED == 2 &&
@@ -71,6 +91,10 @@ hermon_sq_fp_init(struct hermon_qp *qp)
 	uint32_t i;
 
 	qp->sq_kinds = hermon_wr_kind[qp->pub.qp_type & 7];
+	/* data at byte kind * 16, two chunks at most (up to byte 128), QP's limit */
+	for (i = 0; i < RTE_DIM(qp->sq_inl_fast); i++)
+		qp->sq_inl_fast[i] = i == WK_SEND || i == WK_RADDR ?
+			RTE_MIN(qp->max_inline, 120 - 16 * i) : 0;
 	/* C = 0b11 asks for a CQE (always, when the QP signals all); SE = bit 1 */
 	for (i = 0; i < RTE_DIM(qp->sq_ctrl2); i++)
 		qp->sq_ctrl2[i] = rte_cpu_to_be_32(
@@ -325,7 +349,7 @@ put_ctrl(struct hermon_qp *qp, uint8_t *w, const struct prdma_send_wr *wr,
 	put32(w + 12, wr->imm_data);
 	qp->sq_wrid[head & qp->sq_mask] = wr->wr_id;
 	hermon_barrier_wqe_before_owner();
-	put32(w, hermon_wqe_op[wr->opcode] | (((head >> qp->sq_log) & 1) << 31));
+	*(rte_be32_t *)w = hermon_wqe_own[(head >> qp->sq_log) & 1][wr->opcode];
 	/* stamp the slot past the headroom: prefetched blocks look stale */
 	*(uint32_t *)(qp->sq_stamp + (((uintptr_t)(w - qp->sq) + qp->sq_stamp_delta) &
 				      qp->sq_stamp_mask)) = UINT32_MAX;
@@ -438,7 +462,7 @@ hermon_post_send(struct prdma_qp *pqp, const struct prdma_send_wr *wr,
 	if (unlikely(head - qp->sq_tail >= qp->sq_cap || opc >= PRDMA_WR_MAX))
 		goto general;
 	kind = qp->sq_kinds[opc];
-	if (unlikely(kind - WK_SEND > WK_RADDR - WK_SEND || wr->num_sge > qp->max_send_sge))
+	if (unlikely(kind - WK_SEND > WK_RADDR - WK_SEND))
 		goto general;
 	/* the control segment, then the remote address segment for WK_RADDR */
 	off = kind * 16;
@@ -451,7 +475,7 @@ hermon_post_send(struct prdma_qp *pqp, const struct prdma_send_wr *wr,
 			goto general;
 		src = (const uint8_t *)(uintptr_t)wr->sg_list->addr;
 		len = wr->sg_list->length;
-		if (unlikely(len > qp->max_inline || len > room + 60))
+		if (unlikely(len > qp->sq_inl_fast[kind]))
 			goto general;
 		w = qp->sq + ((head & qp->sq_mask) << qp->sq_shift);
 		if (likely(kind == WK_RADDR))
@@ -468,7 +492,7 @@ hermon_post_send(struct prdma_qp *pqp, const struct prdma_send_wr *wr,
 	} else {
 		uint32_t i;
 
-		if (unlikely(qp->mpt_dma != NULL))
+		if (unlikely(wr->num_sge > qp->max_send_sge || qp->mpt_dma != NULL))
 			goto general;
 		w = qp->sq + ((head & qp->sq_mask) << qp->sq_shift);
 		if (likely(kind == WK_RADDR))
