@@ -7,41 +7,64 @@
 # model, side by side with baselines measured in the same run (an rte_ring
 # enqueue+dequeue of one pointer, a 64-byte memcpy).
 #
-# usage: bench/hermon-ipc.sh [build-dir] [iterations]
+# usage: bench/hermon-ipc.sh [build-dir] [iterations] [before-build-dir]
+# With a third argument the same figures of a second build (an older tree)
+# are measured in the same run and printed in a "before" column.
 set -eu
 
 build=${1:-build}
 iters=${2:-300}
-exe=$build/tests/hermon/hermon-bench-ipc
-[ -x "$exe" ] || { echo "hermon-ipc: $exe not built (ninja -C $build)" >&2; exit 1; }
+before=${3:-}
 command -v valgrind >/dev/null || { echo "hermon-ipc: valgrind not installed" >&2; exit 1; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-# One callgrind run counting the inclusive instructions of every function of
-# interest; callgrind_annotate gives each function's inclusive total.
-valgrind --tool=callgrind --callgrind-out-file="$out/cg.out" \
-	--toggle-collect=bench_post_one --toggle-collect=bench_poll_one \
-	--toggle-collect=bench_ring_one --toggle-collect=bench_memcpy_one \
-	"$exe" "$iters" >"$out/run.log" 2>&1 || {
-	echo "hermon-ipc: benchmark failed:" >&2; tail -5 "$out/run.log" >&2; exit 1; }
+# One callgrind run of the benchmark built in $1, counting the inclusive
+# instructions of every function of interest into $out/$2.ann.
+measure() {
+	exe=$1/tests/hermon/hermon-bench-ipc
+	[ -x "$exe" ] || { echo "hermon-ipc: $exe not built (ninja -C $1)" >&2; exit 1; }
+	valgrind --tool=callgrind --callgrind-out-file="$out/$2.cg" \
+		--toggle-collect=bench_post_one --toggle-collect=bench_poll_one \
+		--toggle-collect=bench_ring_one --toggle-collect=bench_memcpy_one \
+		"$exe" "$iters" >"$out/$2.log" 2>&1 || {
+		echo "hermon-ipc: benchmark in $1 failed:" >&2; tail -5 "$out/$2.log" >&2; exit 1; }
+	callgrind_annotate --inclusive=yes "$out/$2.cg" >"$out/$2.ann" 2>/dev/null
+}
 
-callgrind_annotate --inclusive=yes "$out/cg.out" >"$out/ann.txt" 2>/dev/null
 per_call() {
-	ir=$(awk -v f="$1" '$0 ~ (":" f " ") || $0 ~ (":" f "$") || $0 ~ (" " f " ") {
-		gsub(",", "", $1); print $1; exit }' "$out/ann.txt")
+	ir=$(awk -v f="$2" '$0 ~ (":" f " ") || $0 ~ (":" f "$") || $0 ~ (" " f " ") {
+		gsub(",", "", $1); print $1; exit }' "$out/$1.ann")
 	[ -n "$ir" ] || ir=0
 	echo "$ir $iters" | awk '{ printf "%.1f", $1 / $2 }'
 }
-post=$(per_call bench_post_one)
-poll=$(per_call bench_poll_one)
-ring=$(per_call bench_ring_one)
-mcpy=$(per_call bench_memcpy_one)
-pair=$(echo "$post $poll" | awk '{ printf "%.1f", $1 + $2 }')
 
-printf '%-44s %12s\n' "callgrind, $iters iterations" "instr/call"
-printf '%-44s %12s\n' "hermon post: 64 B inline RDMA WRITE" "$post"
-printf '%-44s %12s\n' "hermon poll: one CQE" "$poll"
-printf '%-44s %12s\n' "hermon post + poll (target <= 150)" "$pair"
-printf '%-44s %12s\n' "baseline: rte_ring enqueue+dequeue (1 ptr)" "$ring"
-printf '%-44s %12s\n' "baseline: memcpy 64 B" "$mcpy"
+# figures of run $1 as "post poll pair ring memcpy"
+figures() {
+	post=$(per_call "$1" bench_post_one)
+	poll=$(per_call "$1" bench_poll_one)
+	pair=$(echo "$post $poll" | awk '{ printf "%.1f", $1 + $2 }')
+	echo "$post $poll $pair $(per_call "$1" bench_ring_one) $(per_call "$1" bench_memcpy_one)"
+}
+
+measure "$build" now
+set -- $(figures now)
+if [ -z "$before" ]; then
+	printf '%-44s %12s\n' "callgrind, $iters iterations" "instr/call"
+	printf '%-44s %12s\n' "hermon post: 64 B inline RDMA WRITE" "$1"
+	printf '%-44s %12s\n' "hermon poll: one CQE" "$2"
+	printf '%-44s %12s\n' "hermon post + poll (target <= 150)" "$3"
+	printf '%-44s %12s\n' "baseline: rte_ring enqueue+dequeue (1 ptr)" "$4"
+	printf '%-44s %12s\n' "baseline: memcpy 64 B" "$5"
+	exit 0
+fi
+# Before/after in one run: the same benchmark built from another tree.
+measure "$before" before
+now="$*"
+set -- $(figures before) $now
+printf '%-44s %10s %10s\n' "callgrind, $iters iterations, instr/call" "before" "after"
+printf '%-44s %10s %10s\n' "hermon post: 64 B inline RDMA WRITE" "$1" "$6"
+printf '%-44s %10s %10s\n' "hermon poll: one CQE" "$2" "$7"
+printf '%-44s %10s %10s\n' "hermon post + poll (target <= 150)" "$3" "$8"
+printf '%-44s %10s %10s\n' "baseline: rte_ring enqueue+dequeue (1 ptr)" "$4" "$9"
+printf '%-44s %10s %10s\n' "baseline: memcpy 64 B" "$5" "${10}"
