@@ -110,15 +110,17 @@ static __rte_always_inline void
 poll_send_ok(struct hermon_qp *qp, const uint8_t *e, uint32_t qpn, uint32_t k,
 	     struct prdma_wc *wc)
 {
-	uint32_t ctr = get16(e + 0x18), t;
+	uint32_t ctr, t;
 
-	wc->wr_id = qp->sq_wrid[ctr & qp->sq_mask];
-	wc->status = PRDMA_WC_SUCCESS;
-	wc->opcode = (enum prdma_wc_opcode)(k - 1);
-	wc->vendor_err = 0;
-	wc->byte_len = get32(e + 0x14);
+	/* the fields from registers first: fewer values live across the rest */
 	wc->qp_num = qpn;
+	wc->opcode = (enum prdma_wc_opcode)(k - 1);
+	wc->status = PRDMA_WC_SUCCESS;
+	wc->vendor_err = 0;
 	wc->wc_flags = 0;
+	wc->byte_len = get32(e + 0x14);
+	ctr = get16(e + 0x18);
+	wc->wr_id = qp->sq_wrid[ctr & qp->sq_mask];
 	/* only this lcore writes sq_tail: one read of it is enough */
 	t = qp->sq_tail;
 	qp->sq_tail = t + (uint16_t)(ctr + 1 - t);
