@@ -198,6 +198,39 @@ test_fault_api(void **state)
 	t_pair_close(s);
 }
 
+/* ack_delay_us: a lone ACK waits to be replaced by a later one. */
+static void
+test_ack_coalescing(void **state)
+{
+	struct t_side s[2];
+	struct prdma_dev_counters c;
+	struct prdma_wc wc;
+	uint64_t frames;
+	int i;
+
+	(void)state;
+	t_pair_open(s, "roce:ring=cc6,side=0", "roce:ring=cc6,side=1,ack_delay_us=200");
+	t_pair_connect(s, PRDMA_QPT_RC, 0);
+	assert_int_equal(prdma_dev_counters_reset(s[1].dev), 0);
+	/* One WRITE at a time: without coalescing, one ACK each. */
+	for (i = 0; i < 32; i++) {
+		assert_int_equal(t_post(&s[0], PRDMA_WR_RDMA_WRITE, 0, 64,
+					(uintptr_t)s[1].buf, s[1].mr->rkey, (uint64_t)i), 0);
+		prdma_dev_progress(s[0].dev);
+		prdma_dev_progress(s[1].dev);
+	}
+	for (i = 0; i < 32; i++) {
+		assert_int_equal(t_poll_one(s, s[0].scq, &wc), 1);
+		assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
+		assert_int_equal(wc.wr_id, (uint64_t)i);
+	}
+	assert_int_equal(prdma_dev_counters_get(s[1].dev, &c), 0);
+	frames = c.value[PRDMA_DEV_CNT_RDMA_OUT_FRAMES];
+	print_message("32 WRITEs answered by %" PRIu64 " ACK frames\n", frames);
+	assert_true(frames >= 1 && frames <= 8);
+	t_pair_close(s);
+}
+
 int
 main(void)
 {
@@ -206,6 +239,7 @@ main(void)
 		cmocka_unit_test(test_cnp_frame),
 		cmocka_unit_test(test_cnp_reaction),
 		cmocka_unit_test(test_fault_api),
+		cmocka_unit_test(test_ack_coalescing),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

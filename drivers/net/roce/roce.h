@@ -88,6 +88,7 @@ struct roce_cfg {
 	uint8_t ecn;              /* send ECT(0) */
 	uint8_t cc;               /* react to CNPs (DCQCN-style) */
 	uint32_t cnp_interval_us; /* at most one CNP per QP per interval */
+	uint32_t ack_delay_us;    /* hold a lone ACK this long for coalescing, 0 = off */
 	uint32_t fault_rate[PRDMA_ROCE_FAULT_DIR_NB][PRDMA_ROCE_FAULT_KIND_NB];
 	uint64_t fault_seed;
 	uint32_t fault_delay_us;
@@ -516,6 +517,7 @@ struct roce_qp {
 	struct roce_out outq[ROCE_OUTQ_SIZE];
 	uint32_t out_head;
 	uint32_t out_tail;
+	uint64_t ack_hold_tsc;    /* a lone ACK waits until then (ack_delay_us) */
 
 	uint64_t cnt[PRDMA_QP_CNT_MAX];
 	struct roce_cc cc;
@@ -595,6 +597,7 @@ struct roce_dev {
 	uint32_t port_cap;
 	uint64_t tsc_hz;
 	uint64_t line_mbps;       /* link speed, the congestion control's ceiling */
+	uint64_t ack_delay_tsc;   /* ack_delay_us in TSC ticks, 0 = ACK at once */
 
 	/* the engine flag: 0 free, 1 held */
 	uint32_t busy;

@@ -28,6 +28,7 @@
 #define ROCE_ARG_ECN      "ecn"
 #define ROCE_ARG_CC       "cc"
 #define ROCE_ARG_CNP_US   "cnp_interval_us"
+#define ROCE_ARG_ACK_US   "ack_delay_us"
 #define ROCE_ARG_SEED     "fault_seed"
 #define ROCE_ARG_DELAY_US "fault_delay_us"
 #define ROCE_ARG_MCAST_LOOP "mcast_loop"
@@ -43,7 +44,7 @@ const char *const roce_args_keys[] = {
 	ROCE_ARG_RING, ROCE_ARG_SIDE, ROCE_ARG_PORT, ROCE_ARG_IP, ROCE_ARG_MAC,
 	ROCE_ARG_MTU, ROCE_ARG_PCAP, ROCE_ARG_PROGRESS, ROCE_ARG_NAME,
 	ROCE_ARG_BURST, ROCE_ARG_IFACE, ROCE_ARG_VERSION, ROCE_ARG_ECN, ROCE_ARG_CC,
-	ROCE_ARG_CNP_US, ROCE_ARG_SEED, ROCE_ARG_DELAY_US, ROCE_ARG_MCAST_LOOP, ROCE_ARG_IGMP,
+	ROCE_ARG_CNP_US, ROCE_ARG_SEED, ROCE_ARG_DELAY_US, ROCE_ARG_ACK_US, ROCE_ARG_MCAST_LOOP, ROCE_ARG_IGMP,
 	"tx_drop", "tx_dup", "tx_reorder", "tx_corrupt", "tx_delay", "tx_ce",
 	"rx_drop", "rx_dup", "rx_reorder", "rx_corrupt", "rx_delay", "rx_ce",
 	NULL,
@@ -262,6 +263,18 @@ arg_cnp_us(const char *key, const char *value, void *opaque)
 }
 
 static int
+arg_ack_us(const char *key, const char *value, void *opaque)
+{
+	struct roce_cfg *cfg = opaque;
+	uint64_t v;
+
+	if (prdma_args_parse_u64("roce", key, value, 0, 1000, &v) < 0)
+		return -EINVAL;
+	cfg->ack_delay_us = (uint32_t)v;
+	return 0;
+}
+
+static int
 arg_seed(const char *key, const char *value, void *opaque)
 {
 	struct roce_cfg *cfg = opaque;
@@ -324,6 +337,7 @@ static const struct {
 	{ ROCE_ARG_MCAST_LOOP, arg_mcast_loop },
 	{ ROCE_ARG_IGMP, arg_igmp },
 	{ ROCE_ARG_CNP_US, arg_cnp_us },
+	{ ROCE_ARG_ACK_US, arg_ack_us },
 	{ ROCE_ARG_SEED, arg_seed },
 	{ ROCE_ARG_DELAY_US, arg_delay_us },
 	{ "tx_drop", arg_fault }, { "tx_dup", arg_fault }, { "tx_reorder", arg_fault },

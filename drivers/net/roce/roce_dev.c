@@ -314,6 +314,7 @@ roce_probe(struct prdma_dev *pdev, const char *args)
 		dev->max_mtu;
 	line_rate(dev);
 	faults_from_args(dev);
+	dev->ack_delay_tsc = (uint64_t)dev->cfg.ack_delay_us * dev->tsc_hz / 1000000;
 	snprintf(buf, sizeof(buf), "roce_lp_%u", ++dev_gen);
 	dev->loop = rte_ring_create(buf, ROCE_RING_SIZE, pdev->socket_id,
 				    RING_F_SP_ENQ | RING_F_SC_DEQ);
@@ -644,7 +645,7 @@ static struct prdma_provider roce_provider = {
 	.params = "ring=<name>,side=0|1,port=<id>,ip=<addr>,mac=<addr>,"
 		  "mtu=256|512|1024|2048|4096,pcap=<file>,progress=inline|thread,"
 		  "name=<name>,burst=<n>,iface=<ifname>,roce_version=1|2,ecn=0|1,cc=0|1,"
-		  "cnp_interval_us=<n>,fault_seed=<n>,fault_delay_us=<n>,"
+		  "cnp_interval_us=<n>,ack_delay_us=<n>,fault_seed=<n>,fault_delay_us=<n>,"
 		  "{tx,rx}_{drop,dup,reorder,corrupt,delay,ce}=<ppm>|<pct>%",
 	.probe = roce_probe,
 };

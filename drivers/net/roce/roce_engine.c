@@ -268,6 +268,39 @@ rx_burst(struct roce_dev *dev)
 	return total + n;
 }
 
+/*
+ * ACK coalescing (ack_delay_us): a plain ACK alone in the queue may wait a
+ * little - a later one replaces it (one ACK covers every PSN before it), so
+ * a stream or a ping-pong sends far fewer. NAKs, READ and atomic responses
+ * never wait, and the hold is far below any ACK timeout. A held ACK leaves
+ * from a later step: with inline progress the responder must keep being
+ * polled (or use progress=thread).
+ */
+static inline bool
+ack_held(struct roce_qp *qp, uint64_t now)
+{
+	const struct roce_out *o;
+
+	if (likely(qp->rdev->ack_delay_tsc == 0))
+		return false;
+	o = &qp->outq[qp->out_tail & (ROCE_OUTQ_SIZE - 1)];
+	if (qp->out_head - qp->out_tail != 1 || o->kind != ROCE_OUT_ACK ||
+	    o->syndrome != ROCE_AETH_ACK_NOCREDIT) {
+		qp->ack_hold_tsc = 0;
+		return false;
+	}
+	if (now == 0)
+		now = rte_rdtsc();
+	if (qp->ack_hold_tsc == 0) {
+		qp->ack_hold_tsc = now + qp->rdev->ack_delay_tsc;
+		return true;
+	}
+	if (now < qp->ack_hold_tsc)
+		return true;
+	qp->ack_hold_tsc = 0;
+	return false;
+}
+
 /* Everything a QP does per step besides receiving. */
 static unsigned int
 qp_step(struct roce_qp *qp, uint64_t now)
@@ -304,7 +337,8 @@ roce_engine_step(struct roce_dev *dev)
 	work = rx_burst(dev);
 	for (i = 0; i < dev->nb_qps; i++) {
 		work += qp_step(dev->qps[i], now);
-		if (dev->qps[i]->out_head != dev->qps[i]->out_tail)
+		if (dev->qps[i]->out_head != dev->qps[i]->out_tail &&
+		    !ack_held(dev->qps[i], now))
 			work += roce_resp_tx(dev->qps[i]);
 	}
 	tx_flush(dev);
@@ -332,7 +366,7 @@ roce_engine_poll(struct roce_dev *dev)
 void
 roce_engine_kick(struct roce_dev *dev, struct roce_qp *qp)
 {
-	if (qp->out_head != qp->out_tail)
+	if (qp->out_head != qp->out_tail && !ack_held(qp, 0))
 		roce_resp_tx(qp);
 	if (qp->base.state == PRDMA_QPS_RTS || qp->base.state == PRDMA_QPS_SQD) {
 		/* 0: the requester reads the TSC only if it arms a timer. */
