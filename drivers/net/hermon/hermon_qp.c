@@ -157,7 +157,6 @@ hermon_qp_create(struct prdma_qp *pqp, struct prdma_qp_init_attr *attr)
 	qp->rq_db = (volatile rte_be32_t *)((uint8_t *)qp->mem.dma.va + qp->mem.qbytes);
 	qp->srq = (struct hermon_srq *)attr->srq;
 	sq_own_all(qp);
-	hermon_sq_fp_init(qp);
 
 	st = attr->qp_type == PRDMA_QPT_RC ? HERMON_QPST_RC :
 		attr->qp_type == PRDMA_QPT_UC ? HERMON_QPST_UC : HERMON_QPST_UD;
@@ -195,6 +194,7 @@ hermon_qp_create(struct prdma_qp *pqp, struct prdma_qp_init_attr *attr)
 	cap->max_inline_data = RTE_MIN(cap->max_inline_data,
 				       HERMON_MAX_WQE - start - 16);
 	qp->max_inline = cap->max_inline_data;
+	hermon_sq_fp_init(qp);
 	cap->max_recv_wr = attr->srq != NULL ? 0 : rq_n;
 	cap->max_recv_sge = qp->max_recv_sge;
 	memset(&qp->attr, 0, sizeof(qp->attr));
