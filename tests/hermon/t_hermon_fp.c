@@ -29,6 +29,7 @@
 #define BUF 4096
 
 struct fp_env {
+	int id[2];
 	struct prdma_dev *dev[2];
 	struct prdma_pd *pd[2];
 	struct prdma_cq *cq[2];
@@ -357,16 +358,16 @@ setup(void **state)
 	const char *devargs[2] = { "hermon:model,link=tfp,side=0",
 				   "hermon:model,link=tfp,side=1" };
 	struct prdma_cq_init_attr ca;
-	int k, id;
+	int k;
 
 	(void)state;
 	if (t_eal_init() < 0)
 		return -1;
 	for (k = 0; k < 2; k++) {
-		id = prdma_dev_probe(devargs[k]);
-		if (id < 0)
+		env.id[k] = prdma_dev_probe(devargs[k]);
+		if (env.id[k] < 0)
 			return -1;
-		env.dev[k] = prdma_dev_open((uint16_t)id);
+		env.dev[k] = prdma_dev_open((uint16_t)env.id[k]);
 		if (env.dev[k] == NULL)
 			return -1;
 		env.pd[k] = prdma_pd_alloc(env.dev[k]);
@@ -399,6 +400,7 @@ teardown(void **state)
 		prdma_cq_destroy(env.cq[k]);
 		prdma_pd_free(env.pd[k]);
 		prdma_dev_close(env.dev[k]);
+		prdma_dev_remove((uint16_t)env.id[k]);
 		rte_free(env.buf[k]);
 	}
 	return 0;
