@@ -415,6 +415,7 @@ nsd_cm(const struct nsd_opts *o)
 			ret = 1;
 			goto out;
 		}
+		ret = 1;
 	}
 	if (cm_wait(&e, PRDMA_CM_EVENT_ESTABLISHED) != 0)
 		goto out;
