@@ -461,6 +461,12 @@ run_remote(const struct perf_opts *o, struct perf_row *rows, unsigned int *nb_ro
 						  o->test == PERF_SEND_LAT))
 			perf_report_row(stdout, o, &rows[i]);
 	}
+	/*
+	 * Every request has completed on both sides: the device is left
+	 * alone from here, so a peer that exits first (and takes a shared
+	 * link such as memif with it) is never polled through.
+	 */
+	x.progress = 0;
 	if (o->test == PERF_WRITE_LAT)
 		goto report;   /* ib_write_lat closes without a last handshake */
 	ret = perf_oob_keys(&x, NULL);

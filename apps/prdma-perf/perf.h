@@ -167,6 +167,7 @@ struct perf_oob {
 	FILE *trace;
 	double peer_version;
 	struct perf_side *side;      /* progressed while waiting */
+	int progress;                /* until the traffic ends: the peer may need us */
 	int cm;                      /* messages travel as RC SENDs (-R) */
 };
 

@@ -135,11 +135,34 @@ perf_cm_establish(struct perf_side *s, const struct perf_opts *o, struct perf_cm
 	return 0;
 }
 
+/* The client ends the connection as perftest -R does (rdma_disconnect);
+ * running the CM until DISCONNECTED also lets our last ACKs leave before
+ * the device goes away. */
+static void
+disconnect(struct perf_cm *cm)
+{
+	uint64_t deadline = rte_rdtsc() + 2 * rte_get_tsc_hz();
+	struct prdma_cm_event *ev;
+	int done = 0;
+
+	if (prdma_cm_disconnect(cm->id) < 0)
+		return;
+	while (!done && rte_rdtsc() < deadline) {
+		prdma_cm_channel_progress(cm->ch);
+		if (prdma_cm_get_event(cm->ch, &ev) == 0) {
+			done = ev->event == PRDMA_CM_EVENT_DISCONNECTED;
+			prdma_cm_ack_event(ev);
+		}
+	}
+}
+
 void
 perf_cm_close(struct perf_cm *cm)
 {
 	if (cm == NULL)
 		return;
+	if (cm->id != NULL && cm->listen_id == NULL)
+		disconnect(cm);
 	if (cm->id != NULL)
 		prdma_cm_id_destroy(cm->id);
 	if (cm->listen_id != NULL)

@@ -74,7 +74,7 @@ tcp_recv(struct perf_oob *x, void *buf, size_t len, double timeout_s)
 		if (r < 0 && errno != EINTR)
 			return -errno;
 		if (r <= 0) {
-			if (x->side != NULL && x->side->dev != NULL)
+			if (x->progress && x->side != NULL && x->side->dev != NULL)
 				prdma_dev_progress(x->side->dev);
 			if (rte_rdtsc() > deadline) {
 				PERF_LOG(ERR, "out-of-band: peer silent for %.0f s", timeout_s);
@@ -187,6 +187,7 @@ perf_oob_open(struct perf_oob *x, const struct perf_opts *o, struct perf_side *s
 	x->fd = -1;
 	x->client = o->host != NULL;
 	x->side = s;
+	x->progress = 1;
 	x->peer_version = atof(PERF_VERSION);
 	if (o->oob_trace != NULL) {
 		x->trace = fopen(o->oob_trace, "w");
@@ -210,6 +211,16 @@ perf_oob_open(struct perf_oob *x, const struct perf_opts *o, struct perf_side *s
 void
 perf_oob_close(struct perf_oob *x)
 {
+	struct pollfd pfd = { .fd = x->fd, .events = POLLIN };
+	char junk[64];
+
+	/* The server lets the client go first: a link the two share (memif)
+	 * is then torn down from the client's side. Bounded: 2 s. */
+	if (x->fd >= 0 && !x->client) {
+		shutdown(x->fd, SHUT_WR);
+		while (poll(&pfd, 1, 2000) > 0 && recv(x->fd, junk, sizeof(junk), 0) > 0)
+			;
+	}
 	if (x->fd >= 0)
 		close(x->fd);
 	if (x->side != NULL)
