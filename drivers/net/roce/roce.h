@@ -110,7 +110,8 @@ struct roce_dev_drops {
 	uint64_t malformed;       /* lengths, versions, truncation */
 	uint64_t bad_opcode;
 	uint64_t bad_icrc;
-	uint64_t wrong_ip;        /* destination IP is not ours */
+	uint64_t wrong_ip;        /* destination IP not ours, or an RC/UC
+				   * frame whose source is not the QP's peer */
 	uint64_t unknown_qp;      /* no such QP, or the wrong type */
 	uint64_t bad_pkey;
 	uint64_t bad_qkey;
@@ -469,6 +470,10 @@ struct roce_qp {
 	uint32_t access;
 	struct prdma_ah_attr ah_attr;
 	struct roce_path path;
+	/* RC/UC: the peer's address as roce_pkt.src_ip holds it (set with the
+	 * AV); frames from anyone else are not this connection's. */
+	uint8_t peer_ip[16];
+	uint8_t peer_ip_len;      /* 4, 16, or 0 before the AV is set */
 	uint16_t sport;
 	uint32_t mtu;             /* effective payload bytes per packet */
 

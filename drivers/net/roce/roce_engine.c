@@ -216,6 +216,14 @@ roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m)
 		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
 		return;
 	}
+	/* A connection hears only its peer: a spoofed source writes nothing. */
+	if (qp->base.qp_type != PRDMA_QPT_UD &&
+	    unlikely(memcmp(pkt.src_ip, qp->peer_ip, qp->peer_ip_len) != 0 ||
+		     qp->peer_ip_len == 0)) {
+		dev->st.drop.wrong_ip++;
+		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
+		return;
+	}
 	if (unlikely(pkt.ecn == ROCE_ECN_CE))
 		roce_cc_ce(qp, rte_rdtsc());
 	if (pkt.flags & ROCE_F_RESP)

@@ -344,6 +344,22 @@ roce_qp_error(struct roce_qp *qp, enum prdma_event_type ev)
 	roce_qp_flush(qp);
 }
 
+/* The peer's address in the form the parser gives a frame's source. */
+static void
+roce_qp_peer_ip_set(struct roce_qp *qp, const union prdma_gid *dgid)
+{
+	static const uint8_t v4mapped[12] = { [10] = 0xff, [11] = 0xff };
+
+	memset(qp->peer_ip, 0, sizeof(qp->peer_ip));
+	if (memcmp(dgid->raw, v4mapped, sizeof(v4mapped)) == 0) {
+		memcpy(qp->peer_ip, &dgid->raw[12], 4);
+		qp->peer_ip_len = 4;
+	} else {
+		memcpy(qp->peer_ip, dgid->raw, 16);
+		qp->peer_ip_len = 16;
+	}
+}
+
 int
 roce_qp_modify(struct prdma_qp *pqp, const struct prdma_qp_attr *a, uint32_t mask)
 {
@@ -364,8 +380,10 @@ roce_qp_modify(struct prdma_qp *pqp, const struct prdma_qp_attr *a, uint32_t mas
 	roce_engine_lock(dev);
 	if (mask & PRDMA_QP_AV) {
 		qp->ah_attr = a->ah_attr;
-		if (pqp->qp_type != PRDMA_QPT_UD)
+		if (pqp->qp_type != PRDMA_QPT_UD) {
 			qp->path = path;
+			roce_qp_peer_ip_set(qp, &a->ah_attr.dgid);
+		}
 	}
 	if (mask & PRDMA_QP_ACCESS_FLAGS)
 		qp->access = a->qp_access_flags;
