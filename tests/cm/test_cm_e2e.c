@@ -12,6 +12,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -28,6 +29,7 @@
 #include <prdma.h>
 #include <prdma_cm.h>
 #include <prdma_provider.h>
+#include <prdma_roce.h>
 
 #include "prdma_cm_test.h"
 #include "t_eal.h"
@@ -426,6 +428,52 @@ test_lost_messages(void **state)
 	assert_int_equal(prdma_cm_id_destroy(c.listen), 0);
 }
 
+/*
+ * The soft provider's own fault injection under the CM: 10 % of frames
+ * dropped and 10 % duplicated on both devices' transmit side, and 20
+ * connections still come up and go down cleanly by resends and duplicate
+ * handling alone.
+ */
+static void
+test_provider_faults(void **state)
+{
+	struct t_side *sides[2] = { &t_a, &t_b };
+	struct prdma_roce_stats st;
+	struct conn c = { 0 };
+	struct prdma_cm_event *ev;
+	uint64_t drops = 0, dups = 0;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(prdma_roce_fault_set(sides[i]->dev, PRDMA_ROCE_FAULT_TX,
+						      PRDMA_ROCE_FAULT_DROP, 100000, 7 + i), 0);
+		assert_int_equal(prdma_roce_fault_set(sides[i]->dev, PRDMA_ROCE_FAULT_TX,
+						      PRDMA_ROCE_FAULT_DUP, 100000, 11 + i), 0);
+	}
+	c.listen = listen_on(7183, PRDMA_CM_PS_TCP);
+	for (i = 0; i < 20; i++) {
+		ev = request(&c, 7183, &t_fast);
+		assert_int_equal(prdma_cm_ack_event(ev), 0);
+		accept_it(&c, &t_fast);
+		both_established(&c, NULL, 0);
+		disconnect_both(&c, i % 2 ? c.sid : c.cid);
+		conn_free(&c);
+	}
+	assert_int_equal(prdma_cm_id_destroy(c.listen), 0);
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(prdma_roce_fault_clear(sides[i]->dev), 0);
+		assert_int_equal(prdma_roce_stats_get(sides[i]->dev, &st), 0);
+		drops += st.fault[PRDMA_ROCE_FAULT_TX][PRDMA_ROCE_FAULT_DROP];
+		dups += st.fault[PRDMA_ROCE_FAULT_TX][PRDMA_ROCE_FAULT_DUP];
+	}
+	print_message("20 connections under provider faults: %" PRIu64 " MADs dropped, %"
+		      PRIu64 " duplicated\n", drops, dups);
+	/* The faults really happened: ~120 MADs each way at 10 %. */
+	assert_true(drops > 0);
+	assert_true(dups > 0);
+}
+
 /* Every MAD twice: duplicates are recognised and answered, not doubled. */
 static void
 test_duplicates(void **state)
@@ -796,6 +844,7 @@ main(void)
 		cmocka_unit_test(test_unreachable),
 		cmocka_unit_test(test_lost_messages),
 		cmocka_unit_test(test_duplicates),
+		cmocka_unit_test(test_provider_faults),
 		cmocka_unit_test(test_mra),
 		cmocka_unit_test(test_stale),
 		cmocka_unit_test(test_sidr),
@@ -805,8 +854,8 @@ main(void)
 	};
 	int ret;
 
-	ret = t_cm_setup("roce:ring=cm,side=0,ip=10.99.0.3",
-			 "roce:ring=cm,side=1,ip=10.99.0.2");
+	ret = t_cm_setup("roce:ring=cm,side=0,ip=192.0.2.3",
+			 "roce:ring=cm,side=1,ip=192.0.2.2");
 	if (ret == 77)
 		return 77;
 	if (ret != 0)
