@@ -10,7 +10,7 @@ soak=$1
 command -v tshark >/dev/null 2>&1 || { echo "SKIP: tshark not installed"; exit 77; }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-PRDMA_SOAK_OPS=5000 PRDMA_SOAK_PCAP="$dir/soak.pcap" "$soak"
+PRDMA_SOAK_OPS=5000 PRDMA_SOAK_TIMEOUT=12 PRDMA_SOAK_PCAP="$dir/soak.pcap" "$soak"
 # Wireshark's payload heuristics (RPC-over-RDMA, iSER, ...) read the
 # pattern bytes as their own headers; the transport is what is checked.
 heur=""

@@ -13,7 +13,7 @@ set -eu
 soak=$1
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-PRDMA_SOAK_OPS=400 PRDMA_SOAK_CLEAN=1 PRDMA_SOAK_EXTRA=roce_version=1 \
+PRDMA_SOAK_OPS=400 PRDMA_SOAK_CLEAN=1 PRDMA_SOAK_EXTRA=roce_version=1 PRDMA_SOAK_TIMEOUT=12 \
 	PRDMA_SOAK_PCAP="$dir/v1.pcap" "$soak" > "$dir/run.log" 2>&1 || { cat "$dir/run.log"; exit 1; }
 python3 - "$dir/v1.pcap" <<'PY'
 import struct, sys, zlib
