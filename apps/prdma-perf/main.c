@@ -49,6 +49,28 @@ size_list(const struct perf_opts *o, uint32_t *sizes)
 	return n;
 }
 
+/* UD carries one packet per message: as perftest, sizes stop at the MTU. */
+static unsigned int
+ud_size_cap(const struct perf_opts *o, const struct perf_side *s, uint32_t *sizes,
+	    unsigned int n)
+{
+	uint32_t mtu = prdma_mtu_bytes(s->mtu);
+	unsigned int i;
+
+	if (o->conn != PERF_CONN_UD)
+		return n;
+	if (o->all_sizes) {
+		for (i = 0; i < n && sizes[i] <= mtu; i++)
+			;
+		return i;
+	}
+	if (sizes[0] > mtu) {
+		printf(" Max msg size in UD is MTU %u\n Changing to this MTU\n", mtu);
+		sizes[0] = mtu;
+	}
+	return n;
+}
+
 /* Run one size; @p client or @p server may be NULL (the other process). */
 static int
 run_size(const struct perf_opts *o, struct perf_side *client, struct perf_side *server,
@@ -195,7 +217,7 @@ run_loopback(const struct perf_opts *o, struct perf_row *rows, unsigned int *nb_
 	perf_report_banner(stdout, o, &cli);
 	perf_report_keys(stdout, &cli);
 	perf_report_header(stdout, o);
-	n = size_list(o, sizes);
+	n = ud_size_cap(o, &cli, sizes, size_list(o, sizes));
 	for (i = 0; i < n; i++) {
 		ret = run_size(o, &cli, &srv, sizes[i], &rows[i]);
 		if (ret < 0)
@@ -444,7 +466,7 @@ run_remote(const struct perf_opts *o, struct perf_row *rows, unsigned int *nb_ro
 		ret = perf_cm_prepost(&s);
 	if (ret < 0)
 		goto out;
-	n = size_list(o, sizes);
+	n = ud_size_cap(o, &s, sizes, size_list(o, sizes));
 	if (!server || o->test == PERF_WRITE_LAT || o->test == PERF_SEND_LAT)
 		perf_report_header(stdout, o);
 	/* A serving side (READ, WRITE bandwidth) idles once, until the client ends. */

@@ -43,7 +43,11 @@ enum perf_test {
 /* What the test does on the wire. */
 enum perf_verb { PERF_VERB_WRITE, PERF_VERB_READ, PERF_VERB_SEND, PERF_VERB_ATOMIC };
 
+/* perftest's -c: the transport of the data QPs. */
+enum perf_conn { PERF_CONN_RC, PERF_CONN_UC, PERF_CONN_UD };
+
 const char *perf_test_name(enum perf_test t);
+const char *perf_conn_name(enum perf_conn c);
 int perf_test_is_lat(enum perf_test t);
 int perf_test_is_raw(enum perf_test t);
 enum perf_verb perf_test_verb(enum perf_test t);
@@ -52,6 +56,8 @@ enum perf_verb perf_test_verb(enum perf_test t);
 #define PERF_MAX_DEVARGS 2
 #define PERF_DEFAULT_PORT 18515
 #define PERF_MAX_SIZE (8u << 20)   /* -a goes up to 8 MiB, as perftest */
+#define PERF_UD_QKEY 0x11111111u   /* perftest's DEF_QKEY: never exchanged */
+#define PERF_GRH_LEN 40            /* UD receives start with the GRH area */
 
 struct perf_opts {
 	enum perf_test test;
@@ -77,7 +83,9 @@ struct perf_opts {
 	const char *json_path;
 	const char *oob_trace;       /* --oob-trace: every OOB message in hex */
 	const char *samples_path;    /* --samples: every latency sample (us) */
-	int gid_index;               /* -x */
+	int gid_index;               /* -x; -1 when not given */
+	enum perf_conn conn;         /* -c */
+	int force_link;              /* --force-link: 0 = the port's, else PRDMA_LINK_LAYER_* */
 	int dont_xchg_versions;
 	int atomic_cas;              /* -A CMP_AND_SWAP */
 	struct rte_ether_addr dmac;  /* --dmac: the peer's MAC in port mode */
@@ -101,9 +109,19 @@ struct perf_key {
 	uint32_t srqn;
 };
 
-/* perftest's 108-byte ASCII key message (the GID format). */
+/*
+ * perftest's ASCII key messages: 108 bytes with the GID (the sender's
+ * gid_index >= 0), 59 bytes without (gid_index -1, which perftest keeps
+ * only on an InfiniBand link). Byte 58 tells them apart: the 59-byte
+ * message ends there with its NUL, the 108-byte one has a ':' between
+ * two GID bytes.
+ */
 #define PERF_KEY_MSG_LEN 108
+#define PERF_KEY_MSG_LEN_NOGID 59
+#define PERF_KEY_FMT_BYTE 58
+/* Encode in the format of @p len (59 or 108); returns the length or -errno. */
 int perf_key_encode(const struct perf_key *k, char *msg, size_t len);
+/* Decode a message of exactly @p len (59 or 108) bytes; 0 or -EINVAL. */
 int perf_key_decode(const char *msg, size_t len, struct perf_key *k);
 /* perftest -R's 56-byte binary key message. */
 #define PERF_KEY_BIN_LEN 56
@@ -123,6 +141,7 @@ struct perf_side {
 	struct prdma_cq *scq;
 	struct prdma_cq *rcq;
 	struct prdma_qp **qp;
+	struct prdma_ah **ah;        /* UD: per QP, to the peer's QP */
 	uint32_t nqp;
 	uint8_t *buf;                /* nqp receive slots, then nqp source slots */
 	size_t slot_len;
@@ -130,6 +149,15 @@ struct perf_side {
 	struct prdma_mr *mr;
 	uint8_t *ctl;                /* OOB messages over RC SENDs (-R) */
 	struct prdma_mr *ctl_mr;
+	struct prdma_qp *ctl_qp;     /* -R: the connection the messages use */
+	struct prdma_cq *ctl_scq;
+	struct prdma_cq *ctl_rcq;
+	uint8_t link_layer;          /* enum prdma_link_layer, after --force-link */
+	uint16_t lid;
+	size_t key_len;              /* TCP key messages: 59 or 108 bytes */
+	int gid_index;               /* -x, else perftest's rule (-1: no GID sent) */
+	union prdma_gid peer_addr_gid; /* the OOB peer's IPv4 as a GID (59-byte keys) */
+	int peer_addr_gid_set;
 	struct perf_key *my;
 	struct perf_key *peer;
 	uint8_t mtu;                 /* enum prdma_mtu agreed with the peer */

@@ -28,6 +28,18 @@ perf_test_name(enum perf_test t)
 	return t < PERF_TEST_NB ? test_names[t] : "?";
 }
 
+static const char *const conn_names[] = {
+	[PERF_CONN_RC] = "RC",
+	[PERF_CONN_UC] = "UC",
+	[PERF_CONN_UD] = "UD",
+};
+
+const char *
+perf_conn_name(enum perf_conn c)
+{
+	return (unsigned int)c < RTE_DIM(conn_names) ? conn_names[c] : "?";
+}
+
 int
 perf_test_is_lat(enum perf_test t)
 {
@@ -79,7 +91,10 @@ perf_opts_usage(FILE *out, const char *prog)
 		"  -Q, --cq-mod N         one signaled request in N (default 100)\n"
 		"  -p, --port N           TCP port of the out-of-band exchange (default 18515)\n"
 		"  -R, --rdma_cm          connect through the connection manager, no TCP\n"
-		"  -x, --gid-index N      local GID index (default 0; the key uses the GID format)\n"
+		"  -c, --connection T     RC (default), UC (WRITE, SEND tests) or UD (SEND tests)\n"
+		"  -x, --gid-index N      local GID index; without it perftest's rule: 0 on an\n"
+		"                         Ethernet link, none on InfiniBand (59-byte keys)\n"
+		"      --force-link L     treat the port as IB or Ethernet (perftest's flag)\n"
 		"  -A, --atomic_type T    FETCH_AND_ADD (default) or CMP_AND_SWAP\n"
 		"  -F                     accepted for perftest compatibility, ignored\n"
 		"      --report_gbits     bandwidth in Gb/s instead of MB/s\n"
@@ -143,6 +158,7 @@ enum {
 	OPT_OOB_TRACE,
 	OPT_SAMPLES,
 	OPT_TIMEOUT,
+	OPT_FORCE_LINK,
 	OPT_HELP,
 };
 
@@ -159,6 +175,8 @@ static const struct option long_opts[] = {
 	{ "port", required_argument, NULL, 'p' },
 	{ "rdma_cm", no_argument, NULL, 'R' },
 	{ "gid-index", required_argument, NULL, 'x' },
+	{ "connection", required_argument, NULL, 'c' },
+	{ "force-link", required_argument, NULL, OPT_FORCE_LINK },
 	{ "atomic_type", required_argument, NULL, 'A' },
 	{ "report_gbits", no_argument, NULL, OPT_REPORT_GBITS },
 	{ "dont_xchg_versions", no_argument, NULL, OPT_DONT_XCHG },
@@ -216,6 +234,17 @@ opts_check(struct perf_opts *o, int size_set, int depth_set)
 		    "(raw_lat also across processes with --raw-port)");
 	if ((o->test == PERF_RAW_LAT || o->test == PERF_RAW_BW) && o->size > 1024)
 		BAD("raw frames hold one packet: -s up to 1024");
+	/* perftest's own words for the transports a verb cannot use. */
+	if (o->conn == PERF_CONN_UC && (v == PERF_VERB_READ || v == PERF_VERB_ATOMIC))
+		BAD("UC connection not possible in READ/ATOMIC verbs (%s)", perf_test_name(o->test));
+	if (o->conn == PERF_CONN_UD && v != PERF_VERB_SEND)
+		BAD("UD connection only possible in SEND verb (%s)", perf_test_name(o->test));
+	if (o->conn != PERF_CONN_RC && perf_test_is_raw(o->test))
+		BAD("-c applies to the RDMA tests, not to %s", perf_test_name(o->test));
+	if (o->use_cm && o->conn == PERF_CONN_UC)
+		BAD("UC is not supported in librdmacm (-R goes with RC)");
+	if (o->use_cm && o->conn == PERF_CONN_UD)
+		BAD("-R with UD (rdma_cm SIDR) is not supported by prdma-perf: use the TCP exchange");
 	if (o->use_cm && o->duration > 0)
 		BAD("-R with -D is not supported: give -n");
 	return 0;
@@ -234,8 +263,9 @@ perf_opts_parse(struct perf_opts *o, int argc, char **argv)
 	o->port = PERF_DEFAULT_PORT;
 	o->timeout_s = 30;
 	o->raw_port = -1;
+	o->gid_index = -1;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "s:an:D:I:q:t:r:Q:p:Rx:A:Fd:h", long_opts,
+	while ((c = getopt_long(argc, argv, "s:an:D:I:q:t:r:Q:p:Rx:c:A:Fd:h", long_opts,
 				NULL)) != -1) {
 		uint32_t v;
 
@@ -290,6 +320,24 @@ perf_opts_parse(struct perf_opts *o, int argc, char **argv)
 			if (parse_u32(optarg, 0, 255, &v) < 0)
 				BAD("bad -x '%s': a GID index", optarg);
 			o->gid_index = (int)v;
+			break;
+		case 'c':
+			if (strcmp(optarg, "RC") == 0)
+				o->conn = PERF_CONN_RC;
+			else if (strcmp(optarg, "UC") == 0)
+				o->conn = PERF_CONN_UC;
+			else if (strcmp(optarg, "UD") == 0)
+				o->conn = PERF_CONN_UD;
+			else
+				BAD("bad -c '%s': RC, UC or UD", optarg);
+			break;
+		case OPT_FORCE_LINK:
+			if (strcmp(optarg, "IB") == 0)
+				o->force_link = PRDMA_LINK_LAYER_INFINIBAND;
+			else if (strcmp(optarg, "Ethernet") == 0)
+				o->force_link = PRDMA_LINK_LAYER_ETHERNET;
+			else
+				BAD("bad --force-link '%s': IB or Ethernet", optarg);
 			break;
 		case 'A':
 			if (strcmp(optarg, "CMP_AND_SWAP") == 0)

@@ -135,8 +135,14 @@ perf_post(struct perf_run *r, uint32_t q, uint8_t stamp, int force_signal)
 	case PERF_VERB_SEND:
 		src[r->size - 1] = stamp;
 		wr.opcode = v == PERF_VERB_SEND ? PRDMA_WR_SEND : PRDMA_WR_RDMA_WRITE;
-		wr.wr.rdma.remote_addr = pk->vaddr;
-		wr.wr.rdma.rkey = pk->rkey;
+		if (s->o->conn == PERF_CONN_UD) {
+			wr.wr.ud.ah = s->ah[q];
+			wr.wr.ud.remote_qpn = pk->qpn;
+			wr.wr.ud.remote_qkey = PERF_UD_QKEY;
+		} else {
+			wr.wr.rdma.remote_addr = pk->vaddr;
+			wr.wr.rdma.rkey = pk->rkey;
+		}
 		if (r->size <= s->max_inline && r->size <= s->o->inline_size)
 			wr.send_flags |= PRDMA_SEND_INLINE;
 		break;

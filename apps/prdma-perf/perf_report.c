@@ -40,13 +40,15 @@ perf_report_banner(FILE *out, const struct perf_opts *o, const struct perf_side 
 	fprintf(out, " Dual-port       : OFF\t\tDevice         : %s\n",
 		prdma_dev_name((uint16_t)s->dev_id));
 	fprintf(out, " Number of qps   : %u\t\tTransport type : IB\n", s->nqp);
-	fprintf(out, " Connection type : RC\t\tUsing SRQ      : OFF\n");
+	fprintf(out, " Connection type : %s\t\tUsing SRQ      : OFF\n", perf_conn_name(o->conn));
 	fprintf(out, " TX depth        : %u\n", o->tx_depth);
 	if (!perf_test_is_lat(o->test))
 		fprintf(out, " CQ Moderation   : %u\n", o->cq_mod);
 	fprintf(out, " Mtu             : %u[B]\n", prdma_mtu_bytes(s->mtu));
-	fprintf(out, " Link type       : Ethernet\n");
-	fprintf(out, " GID index       : %d\n", o->gid_index);
+	fprintf(out, " Link type       : %s\n",
+		s->link_layer == PRDMA_LINK_LAYER_INFINIBAND ? "IB" : "Ethernet");
+	if (s->gid_index >= 0)
+		fprintf(out, " GID index       : %d\n", s->gid_index);
 	if (perf_test_verb(o->test) == PERF_VERB_READ || perf_test_verb(o->test) == PERF_VERB_ATOMIC)
 		fprintf(out, " Outstand reads  : %u\n", s->my[0].out_reads);
 	else
@@ -191,12 +193,14 @@ perf_report_json(const char *path, const struct perf_opts *o, const struct perf_
 		return -errno;
 	}
 	fprintf(f, "{\n  \"tool\": \"prdma-perf\",\n  \"test\": \"%s\",\n  \"mode\": \"%s\",\n"
-		"  \"role\": \"%s\",\n  \"device\": \"%s\",\n  \"qps\": %u,\n"
+		"  \"role\": \"%s\",\n  \"device\": \"%s\",\n  \"connection_type\": \"%s\",\n"
+		"  \"qps\": %u,\n"
 		"  \"tx_depth\": %u,\n  \"mtu\": %u,\n  \"inline_size\": %u,\n"
 		"  \"qp_memory_bytes\": %" PRIu64 ",\n  \"mem_per_qp_bytes\": %.0f,\n"
 		"  \"bw_unit\": \"%s\",\n  \"latency_divisor\": %d,\n  \"results\": [\n",
 		perf_test_name(o->test), mode, s->server ? "server" : "client",
-		s->dev_id >= 0 ? prdma_dev_name((uint16_t)s->dev_id) : "raw ethdev", s->nqp,
+		s->dev_id >= 0 ? prdma_dev_name((uint16_t)s->dev_id) : "raw ethdev",
+		perf_conn_name(o->conn), s->nqp,
 		o->tx_depth,
 		prdma_mtu_bytes(s->mtu), RTE_MIN(o->inline_size, s->max_inline),
 		s->mem_qps, (double)s->mem_qps / RTE_MAX(1u, s->nqp),

@@ -44,6 +44,9 @@ slot_size(const struct perf_opts *o)
 {
 	size_t sz = o->all_sizes ? PERF_MAX_SIZE : o->size;
 
+	/* UD receives take the 40-byte GRH area before the data. */
+	if (o->conn == PERF_CONN_UD)
+		sz += PERF_GRH_LEN;
 	return RTE_ALIGN_CEIL(RTE_MAX(sz, (size_t)64), 64);
 }
 
@@ -62,7 +65,8 @@ create_qps(struct perf_side *s, const struct prdma_dev_attr *da)
 	before = heap_used();
 	for (i = 0; i < s->nqp; i++) {
 		memset(&qpa, 0, sizeof(qpa));
-		qpa.qp_type = PRDMA_QPT_RC;
+		qpa.qp_type = o->conn == PERF_CONN_UD ? PRDMA_QPT_UD :
+			      (o->conn == PERF_CONN_UC ? PRDMA_QPT_UC : PRDMA_QPT_RC);
 		qpa.send_cq = s->scq;
 		qpa.recv_cq = s->rcq;
 		qpa.cap.max_send_wr = RTE_MIN(o->tx_depth + 1, da->max_qp_wr);
@@ -123,11 +127,19 @@ perf_side_open(struct perf_side *s, const struct perf_opts *o, const char *devar
 	}
 	s->mac = pa.mac;
 	s->mtu = pa.active_mtu;
+	s->lid = pa.lid;
+	/* perftest's check_link: no -x on an Ethernet link means GID 0; only
+	 * an InfiniBand link keeps -1, and with it the 59-byte key. */
+	s->link_layer = o->force_link != 0 ? (uint8_t)o->force_link : pa.link_layer;
+	s->gid_index = o->gid_index >= 0 ? o->gid_index :
+		       (s->link_layer == PRDMA_LINK_LAYER_ETHERNET ? 0 : -1);
+	s->key_len = s->gid_index >= 0 ? PERF_KEY_MSG_LEN : PERF_KEY_MSG_LEN_NOGID;
 	s->max_init_rd = (uint8_t)RTE_MAX(1u, RTE_MIN(da.max_qp_init_rd_atom, 255u));
 	s->qp = calloc(s->nqp, sizeof(*s->qp));
 	s->my = calloc(s->nqp, sizeof(*s->my));
 	s->peer = calloc(s->nqp, sizeof(*s->peer));
-	if (s->qp == NULL || s->my == NULL || s->peer == NULL) {
+	s->ah = calloc(s->nqp, sizeof(*s->ah));
+	if (s->qp == NULL || s->my == NULL || s->peer == NULL || s->ah == NULL) {
 		rte_errno = ENOMEM;
 		return fail(s, "allocation");
 	}
@@ -181,14 +193,15 @@ perf_side_keys(struct perf_side *s)
 	uint32_t i;
 
 	memset(&gid, 0, sizeof(gid));
-	if (prdma_gid_query(s->dev, 1, (uint32_t)s->o->gid_index, &gid) < 0)
-		PERF_LOG(WARNING, "%s: no GID at index %d", s->devargs, s->o->gid_index);
+	if (prdma_gid_query(s->dev, 1, (uint32_t)RTE_MAX(s->gid_index, 0), &gid) < 0)
+		PERF_LOG(WARNING, "%s: no GID at index %d", s->devargs, RTE_MAX(s->gid_index, 0));
 	memset(&da, 0, sizeof(da));
 	prdma_dev_query(s->dev, &da);
 	for (i = 0; i < s->nqp; i++) {
 		struct perf_key *k = &s->my[i];
 
 		memset(k, 0, sizeof(*k));
+		k->lid = s->lid;
 		k->out_reads = (v == PERF_VERB_READ || v == PERF_VERB_ATOMIC) ?
 			(uint16_t)RTE_MAX(1u, da.max_qp_rd_atom) : 1;
 		k->qpn = s->qp[i]->qp_num;
@@ -200,18 +213,74 @@ perf_side_keys(struct perf_side *s)
 	}
 }
 
-static int
-qp_connect(struct perf_side *s, uint32_t i)
+/* The path to the peer's QP i. A key without a GID (59 bytes) leaves the
+ * GID zero: on an Ethernet port the peer's out-of-band address stands in. */
+static void
+peer_path(const struct perf_side *s, const struct perf_key *pk, struct prdma_ah_attr *ah)
 {
-	const struct perf_key *me = &s->my[i], *pk = &s->peer[i];
+	static const union prdma_gid zero;
+
+	memset(ah, 0, sizeof(*ah));
+	ah->dgid = pk->gid;
+	if (memcmp(&pk->gid, &zero, sizeof(zero)) == 0 && s->peer_addr_gid_set)
+		ah->dgid = s->peer_addr_gid;
+	ah->dlid = pk->lid;
+	ah->sgid_index = (uint8_t)RTE_MAX(s->gid_index, 0);
+	ah->hop_limit = 64;
+	ah->port_num = 1;
+	if (s->dmac_set) {
+		ah->flags = PRDMA_AH_F_DMAC;
+		ah->dmac = s->dmac;
+	}
+}
+
+/* UD, as perftest: Q_Key DEF_QKEY, no path in the QP; an AH per peer QP. */
+static int
+qp_connect_ud(struct perf_side *s, uint32_t i)
+{
 	struct prdma_qp *qp = s->qp[i];
+	struct prdma_ah_attr aha;
 	struct prdma_qp_attr at;
-	int ret;
 
 	memset(&at, 0, sizeof(at));
 	at.qp_state = PRDMA_QPS_INIT;
 	at.port_num = 1;
-	at.qp_access_flags = PRDMA_ACCESS_REMOTE_WRITE | PRDMA_ACCESS_REMOTE_READ |
+	at.qkey = PERF_UD_QKEY;
+	if (prdma_qp_modify(qp, &at, PRDMA_QP_STATE | PRDMA_QP_PKEY_INDEX | PRDMA_QP_PORT |
+			    PRDMA_QP_QKEY) < 0)
+		return fail(s, "QP RESET->INIT");
+	at.qp_state = PRDMA_QPS_RTR;
+	if (prdma_qp_modify(qp, &at, PRDMA_QP_STATE) < 0)
+		return fail(s, "QP INIT->RTR");
+	at.qp_state = PRDMA_QPS_RTS;
+	at.sq_psn = s->my[i].psn;
+	if (prdma_qp_modify(qp, &at, PRDMA_QP_STATE | PRDMA_QP_SQ_PSN) < 0)
+		return fail(s, "QP RTR->RTS");
+	peer_path(s, &s->peer[i], &aha);
+	s->ah[i] = prdma_ah_create(s->pd, &aha);
+	if (s->ah[i] == NULL)
+		return fail(s, "AH create");
+	return 0;
+}
+
+static int
+qp_connect(struct perf_side *s, uint32_t i)
+{
+	const struct perf_key *me = &s->my[i], *pk = &s->peer[i];
+	int uc = s->o->conn == PERF_CONN_UC;
+	struct prdma_qp *qp = s->qp[i];
+	struct prdma_qp_attr at;
+	uint32_t mask;
+	int ret;
+
+	if (s->o->conn == PERF_CONN_UD)
+		return qp_connect_ud(s, i);
+	memset(&at, 0, sizeof(at));
+	at.qp_state = PRDMA_QPS_INIT;
+	at.port_num = 1;
+	/* UC has no READ or atomic responder. */
+	at.qp_access_flags = uc ? PRDMA_ACCESS_REMOTE_WRITE :
+			     PRDMA_ACCESS_REMOTE_WRITE | PRDMA_ACCESS_REMOTE_READ |
 			     PRDMA_ACCESS_REMOTE_ATOMIC;
 	ret = prdma_qp_modify(qp, &at, PRDMA_QP_STATE | PRDMA_QP_PKEY_INDEX |
 			      PRDMA_QP_PORT | PRDMA_QP_ACCESS_FLAGS);
@@ -224,17 +293,12 @@ qp_connect(struct perf_side *s, uint32_t i)
 	at.rq_psn = pk->psn;
 	at.max_dest_rd_atomic = (uint8_t)RTE_MIN(me->out_reads, 255u);
 	at.min_rnr_timer = 1;    /* 10 us: a poll-mode peer reposts fast */
-	at.ah_attr.dgid = pk->gid;
-	at.ah_attr.sgid_index = (uint8_t)s->o->gid_index;
-	at.ah_attr.hop_limit = 64;
-	at.ah_attr.port_num = 1;
-	if (s->dmac_set) {
-		at.ah_attr.flags = PRDMA_AH_F_DMAC;
-		at.ah_attr.dmac = s->dmac;
-	}
-	ret = prdma_qp_modify(qp, &at, PRDMA_QP_STATE | PRDMA_QP_AV | PRDMA_QP_PATH_MTU |
-			      PRDMA_QP_DEST_QPN | PRDMA_QP_RQ_PSN |
-			      PRDMA_QP_MAX_DEST_RD_ATOMIC | PRDMA_QP_MIN_RNR_TIMER);
+	peer_path(s, pk, &at.ah_attr);
+	mask = PRDMA_QP_STATE | PRDMA_QP_AV | PRDMA_QP_PATH_MTU | PRDMA_QP_DEST_QPN |
+	       PRDMA_QP_RQ_PSN;
+	if (!uc)
+		mask |= PRDMA_QP_MAX_DEST_RD_ATOMIC | PRDMA_QP_MIN_RNR_TIMER;
+	ret = prdma_qp_modify(qp, &at, mask);
 	if (ret < 0)
 		return fail(s, "QP INIT->RTR");
 	memset(&at, 0, sizeof(at));
@@ -244,9 +308,11 @@ qp_connect(struct perf_side *s, uint32_t i)
 	at.retry_cnt = 7;
 	at.rnr_retry = 7;
 	at.max_rd_atomic = (uint8_t)RTE_MIN(pk->out_reads, s->max_init_rd);
-	ret = prdma_qp_modify(qp, &at, PRDMA_QP_STATE | PRDMA_QP_SQ_PSN | PRDMA_QP_TIMEOUT |
-			      PRDMA_QP_RETRY_CNT | PRDMA_QP_RNR_RETRY |
-			      PRDMA_QP_MAX_QP_RD_ATOMIC);
+	mask = PRDMA_QP_STATE | PRDMA_QP_SQ_PSN;
+	if (!uc)
+		mask |= PRDMA_QP_TIMEOUT | PRDMA_QP_RETRY_CNT | PRDMA_QP_RNR_RETRY |
+			PRDMA_QP_MAX_QP_RD_ATOMIC;
+	ret = prdma_qp_modify(qp, &at, mask);
 	if (ret < 0)
 		return fail(s, "QP RTR->RTS");
 	return 0;
@@ -305,6 +371,8 @@ perf_side_close(struct perf_side *s)
 	} while (0)
 	for (i = 0; s->qp != NULL && i < s->nqp; i++)
 		PERF_CLOSE_STEP(s->qp[i] != NULL, prdma_qp_destroy(s->qp[i]), "QP destroy");
+	for (i = 0; s->ah != NULL && i < s->nqp; i++)
+		PERF_CLOSE_STEP(s->ah[i] != NULL, prdma_ah_destroy(s->ah[i]), "AH destroy");
 	PERF_CLOSE_STEP(s->mr != NULL, prdma_mr_dereg(s->mr), "MR dereg");
 	PERF_CLOSE_STEP(s->ctl_mr != NULL, prdma_mr_dereg(s->ctl_mr), "MR dereg");
 	PERF_CLOSE_STEP(s->scq != NULL, prdma_cq_destroy(s->scq), "CQ destroy");
@@ -319,6 +387,7 @@ perf_side_close(struct perf_side *s)
 	free(s->qp);
 	free(s->my);
 	free(s->peer);
+	free(s->ah);
 	memset(s, 0, sizeof(*s));
 	s->dev_id = -1;
 	return first;
