@@ -67,37 +67,32 @@ const struct roce_op_info roce_op_info[ROCE_OP_NB] = {
 		RC | ROCE_F_SEND | ROCE_F_ONLY | ROCE_F_IETH | PAY, 16 },
 };
 
-uint32_t
-roce_opcode_flags(uint8_t opcode)
-{
-	const struct roce_op_info *oi = &roce_op_info[opcode & 0x1f];
-	uint32_t need;
+struct roce_opcode_entry roce_opcode_tbl[256];
 
-	switch (opcode & ROCE_TR_MASK) {
-	case ROCE_TR_RC:
-		need = ROCE_F_RC;
-		break;
-	case ROCE_TR_UC:
-		need = ROCE_F_UC;
-		break;
-	case ROCE_TR_UD:
-		need = ROCE_F_UD;
-		break;
-	default:
-		return 0;
+RTE_INIT(roce_opcode_tbl_init)
+{
+	static const struct {
+		uint8_t base;
+		uint32_t need;
+		uint8_t extra;
+	} tr[] = {
+		{ ROCE_TR_RC, ROCE_F_RC, 0 },
+		{ ROCE_TR_UC, ROCE_F_UC, 0 },
+		{ ROCE_TR_UD, ROCE_F_UD, ROCE_DETH_LEN },
+	};
+	unsigned int t, op;
+
+	for (t = 0; t < RTE_DIM(tr); t++) {
+		for (op = 0; op < ROCE_OP_NB; op++) {
+			const struct roce_op_info *oi = &roce_op_info[op];
+			struct roce_opcode_entry *e = &roce_opcode_tbl[tr[t].base | op];
+
+			if ((oi->flags & tr[t].need) == 0)
+				continue;
+			e->flags = oi->flags;
+			e->hdr_len = oi->hdr_len + tr[t].extra;
+		}
 	}
-	return (oi->flags & need) ? oi->flags : 0;
-}
-
-unsigned int
-roce_hdr_len(uint8_t opcode)
-{
-	uint32_t f = roce_opcode_flags(opcode);
-
-	if (f == 0)
-		return 0;
-	return roce_op_info[opcode & 0x1f].hdr_len +
-		((opcode & ROCE_TR_MASK) == ROCE_TR_UD ? ROCE_DETH_LEN : 0);
 }
 
 unsigned int
@@ -158,27 +153,27 @@ int
 roce_hdr_decode(const uint8_t *p, uint32_t len, struct roce_bth *b,
 		struct roce_ext *e)
 {
+	const struct roce_opcode_entry *oe;
 	const uint8_t *q = p + ROCE_BTH_LEN;
-	unsigned int hlen;
 	uint32_t f;
 
 	if (len < ROCE_BTH_LEN)
+		return -EBADMSG;
+	oe = &roce_opcode_tbl[p[0]];
+	f = oe->flags;
+	if (f == 0 || (p[1] & 0xf) != 0 || oe->hdr_len > len)
 		return -EBADMSG;
 	b->opcode = p[0];
 	b->se = !!(p[1] & 0x80);
 	b->mig = !!(p[1] & 0x40);
 	b->pad = (p[1] >> 4) & 3;
-	b->tver = p[1] & 0xf;
+	b->tver = 0;
 	b->pkey = roce_get16(p + 2);
 	b->fecn = !!(p[4] & 0x80);
 	b->becn = !!(p[4] & 0x40);
 	b->dqpn = roce_get24(p + 5);
 	b->ackreq = !!(p[8] & 0x80);
 	b->psn = roce_get24(p + 9);
-	f = roce_opcode_flags(b->opcode);
-	hlen = roce_hdr_len(b->opcode);
-	if (f == 0 || b->tver != 0 || hlen > len)
-		return -EBADMSG;
 	memset(e, 0, sizeof(*e));
 	if ((b->opcode & ROCE_TR_MASK) == ROCE_TR_UD) {
 		e->qkey = roce_get32(q);
@@ -211,20 +206,32 @@ roce_hdr_decode(const uint8_t *p, uint32_t len, struct roce_bth *b,
 		e->imm = roce_get32(q);
 		q += ROCE_IMM_LEN;
 	}
-	if (f & ROCE_F_IETH) {
+	if (f & ROCE_F_IETH)
 		e->ieth = roce_get32(q);
-		q += ROCE_IETH_LEN;
-	}
-	return (int)hlen;
+	return (int)oe->hdr_len;
 }
 
-/* BTH..ICRC at pkt->bth_p, pkt->roce_len bytes: decode and check. */
+/*
+ * BTH..ICRC at pkt->bth_p, pkt->roce_len bytes: decode and check. The ICRC
+ * covers pkt->l3 up to the ICRC (GRH on RoCEv1; IP and UDP on RoCEv2) and
+ * is computed last, once the lengths are known to be sane.
+ */
 static enum roce_rx_verdict
-parse_transport(struct roce_pkt *pkt, uint32_t icrc_want)
+parse_transport(struct roce_pkt *pkt)
 {
-	uint32_t hlen, got;
+	uint32_t hlen, got, want, covered;
 	int ret;
 
+	if (pkt->bth_p[0] == ROCE_OP_CNP) {
+		/* Congestion notification: recognised, carries no transport. */
+		memset(&pkt->bth, 0, sizeof(pkt->bth));
+		pkt->bth.opcode = ROCE_OP_CNP;
+		pkt->bth.dqpn = roce_get24(pkt->bth_p + 5);
+		pkt->flags = 0;
+		pkt->payload = NULL;
+		pkt->paylen = 0;
+		return ROCE_RX_OK;
+	}
 	ret = roce_hdr_decode(pkt->bth_p, pkt->roce_len - ROCE_ICRC_LEN, &pkt->bth,
 			      &pkt->ext);
 	if (ret < 0)
@@ -238,21 +245,12 @@ parse_transport(struct roce_pkt *pkt, uint32_t icrc_want)
 	pkt->paylen = pkt->roce_len - hlen - ROCE_ICRC_LEN - pkt->bth.pad;
 	if (!(pkt->flags & ROCE_F_PAYLOAD) && pkt->paylen != 0)
 		return ROCE_RX_MALFORMED;
+	covered = (uint32_t)(pkt->bth_p - pkt->l3) + pkt->roce_len - ROCE_ICRC_LEN;
+	want = pkt->v1 ? roce_icrc_v1(pkt->l3, covered) :
+		roce_icrc(pkt->l3, covered, pkt->ipv6);
 	got = roce_get32(pkt->bth_p + pkt->roce_len - ROCE_ICRC_LEN);
 	/* On the wire least significant byte first. */
-	return got == rte_bswap32(icrc_want) ? ROCE_RX_OK : ROCE_RX_BAD_ICRC;
-}
-
-static enum roce_rx_verdict
-parse_cnp(struct roce_pkt *pkt)
-{
-	memset(&pkt->bth, 0, sizeof(pkt->bth));
-	pkt->bth.opcode = ROCE_OP_CNP;
-	pkt->bth.dqpn = roce_get24(pkt->bth_p + 5);
-	pkt->flags = 0;
-	pkt->payload = NULL;
-	pkt->paylen = 0;
-	return ROCE_RX_OK;
+	return got == rte_bswap32(want) ? ROCE_RX_OK : ROCE_RX_BAD_ICRC;
 }
 
 /* RoCEv1: a GRH (IPv6-like, next header 0x1B) straight after Ethernet. */
@@ -286,18 +284,15 @@ parse_v1(uint8_t *frame, uint32_t len, uint32_t off, struct roce_pkt *pkt)
 	}
 	pkt->roce_len = plen;
 	pkt->bth_p = grh + ROCE_GRH_LEN;
-	if (pkt->bth_p[0] == ROCE_OP_CNP)
-		return parse_cnp(pkt);
-	return parse_transport(pkt, roce_icrc_v1(grh, ROCE_GRH_LEN + plen - ROCE_ICRC_LEN));
+	return parse_transport(pkt);
 }
 
 enum roce_rx_verdict
 roce_pkt_parse(uint8_t *frame, uint32_t len, struct roce_pkt *pkt)
 {
-	uint32_t off = ROCE_ETH_LEN, l3len, udp_len, hlen;
+	uint32_t off = ROCE_ETH_LEN, l3len, udp_len;
 	uint16_t etype;
 	uint8_t *l3, *udp;
-	int ret;
 
 	if (len < ROCE_ETH_LEN)
 		return ROCE_RX_MALFORMED;
@@ -375,39 +370,7 @@ roce_pkt_parse(uint8_t *frame, uint32_t len, struct roce_pkt *pkt)
 		return ROCE_RX_MALFORMED;
 	pkt->roce_len = udp_len - ROCE_UDP_LEN;
 	pkt->bth_p = udp + ROCE_UDP_LEN;
-	if (pkt->bth_p[0] == ROCE_OP_CNP) {
-		/* Congestion notification: recognised, carries no transport. */
-		memset(&pkt->bth, 0, sizeof(pkt->bth));
-		pkt->bth.opcode = ROCE_OP_CNP;
-		pkt->bth.dqpn = roce_get24(pkt->bth_p + 5);
-		pkt->flags = 0;
-		pkt->payload = NULL;
-		pkt->paylen = 0;
-		return ROCE_RX_OK;
-	}
-	ret = roce_hdr_decode(pkt->bth_p, pkt->roce_len - ROCE_ICRC_LEN, &pkt->bth,
-			      &pkt->ext);
-	if (ret < 0)
-		return roce_opcode_flags(pkt->bth_p[0]) == 0 ?
-			ROCE_RX_BAD_OPCODE : ROCE_RX_MALFORMED;
-	hlen = (uint32_t)ret;
-	pkt->flags = roce_opcode_flags(pkt->bth.opcode);
-	if (hlen + ROCE_ICRC_LEN + pkt->bth.pad > pkt->roce_len)
-		return ROCE_RX_MALFORMED;
-	pkt->payload = pkt->bth_p + hlen;
-	pkt->paylen = pkt->roce_len - hlen - ROCE_ICRC_LEN - pkt->bth.pad;
-	if (!(pkt->flags & ROCE_F_PAYLOAD) && pkt->paylen != 0)
-		return ROCE_RX_MALFORMED;
-	{
-		uint32_t got = roce_get32(pkt->bth_p + pkt->roce_len - ROCE_ICRC_LEN);
-		uint32_t want = roce_icrc(l3, l3len + ROCE_UDP_LEN + pkt->roce_len -
-					  ROCE_ICRC_LEN, pkt->ipv6);
-
-		/* On the wire least significant byte first. */
-		if (got != rte_bswap32(want))
-			return ROCE_RX_BAD_ICRC;
-	}
-	return ROCE_RX_OK;
+	return parse_transport(pkt);
 }
 
 uint32_t

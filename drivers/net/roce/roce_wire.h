@@ -245,11 +245,32 @@ struct roce_ext {
 	uint32_t src_qpn;
 };
 
-/* Header bytes of @opcode including DETH for UD, 0 if unknown. */
-unsigned int roce_hdr_len(uint8_t opcode);
+/*
+ * Per full opcode (transport bits and operation): its flags and header
+ * length, both 0 when the opcode is unknown or not valid on its transport.
+ * Filled from roce_op_info when the library loads, so that the receive path
+ * classifies a packet with one look-up.
+ */
+struct roce_opcode_entry {
+	uint32_t flags;
+	uint32_t hdr_len;      /* BTH + extension headers, DETH included on UD */
+};
+
+extern struct roce_opcode_entry roce_opcode_tbl[256];
 
 /* Flags of a full opcode (0 if unknown or not valid for its transport). */
-uint32_t roce_opcode_flags(uint8_t opcode);
+static inline uint32_t
+roce_opcode_flags(uint8_t opcode)
+{
+	return roce_opcode_tbl[opcode].flags;
+}
+
+/* Header bytes of @opcode including DETH for UD, 0 if unknown. */
+static inline unsigned int
+roce_hdr_len(uint8_t opcode)
+{
+	return roce_opcode_tbl[opcode].hdr_len;
+}
 
 /* Write the BTH and the extension headers @opcode carries; return bytes. */
 unsigned int roce_hdr_encode(uint8_t *p, const struct roce_bth *bth,
