@@ -94,12 +94,42 @@ sleep 1.5
 if ip netns exec $NSA "$PERF" $XEAL -l 0 --file-prefix ra --vdev=net_af_xdp0,iface=bva \
 	-- write_lat -n "$ITERS" -s 64 -p 18600 --timeout 20 \
 	--devargs "roce:port=0,ip=10.77.0.1,mac=$mac_a" --dmac "$mac_b" \
-	--json "$OUT/afxdp_rdma.json" 10.78.0.2 > "$OUT/afxdp_rdma.txt" 2>&1; then
+	--json "$OUT/afxdp_rdma.json" --samples "$OUT/afxdp_rdma.samples" 10.78.0.2 \
+	> "$OUT/afxdp_rdma.txt" 2>&1; then
 	rdma=$(jget afxdp_rdma p50_us); rdma99=$(jget afxdp_rdma p99_us)
 else
 	rdma_note="pending: the soft provider did not run over net_af_xdp here ($(grep -m1 -E 'prdma-perf:|roce' "$OUT/afxdp_rdma.txt"))"
 fi
 wait $rpid 2>/dev/null
+
+# The histogram of the RC WRITE ping-pong over AF_XDP (up to its p99.9).
+hist=0
+if [ -s "$OUT/afxdp_rdma.samples" ]; then
+	python3 - "$OUT/afxdp_rdma.samples" "$OUT/afxdp_hist.dat" <<'PY'
+import sys
+rc = sorted(float(x) for x in open(sys.argv[1]))
+cut = rc[max(int(len(rc) * 0.999) - 1, 0)]
+step = max(cut / 80, 0.01)
+b = {}
+for x in rc:
+    if x <= cut:
+        b[int(x / step)] = b.get(int(x / step), 0) + 1
+with open(sys.argv[2], "w") as f:
+    for k in sorted(b):
+        f.write("%.4f %d\n" % ((k + 0.5) * step, b[k]))
+PY
+	gnuplot <<GP && hist=1
+set terminal png size 800,420
+set output "$IMG/afxdp_histogram.png"
+set title "64 B RC WRITE ping-pong over AF_XDP between two namespaces: one-way latency (up to p99.9)"
+set xlabel "one-way latency (us)"
+set ylabel "samples"
+set logscale y
+set style fill solid 0.6
+set boxwidth 0.9 relative
+plot "$OUT/afxdp_hist.dat" using 1:2 with boxes title "RC WRITE"
+GP
+fi
 
 {
 	echo "## AF_XDP veth: RC WRITE vs kernel TCP vs raw AF_XDP"
@@ -113,6 +143,13 @@ wait $rpid 2>/dev/null
 	echo "| raw AF_XDP ping-pong (net_af_xdp, 106-byte frames) | $(calc "${raw/n\/a/nan}") | $(calc "${raw99:-nan}") | $raw_note |"
 	echo "| prdma RC WRITE (roce port mode on net_af_xdp) | $(calc "${rdma/n\/a/nan}") | $(calc "${rdma99:-nan}") | $rdma_note |"
 	echo
+	echo "p50 ratios: RC WRITE / kernel TCP = **$(calc "${rdma/n\/a/nan}/${tcp/n\/a/nan}")x** (target <= 0.5x),"
+	echo "RC WRITE / raw AF_XDP = **$(calc "${rdma/n\/a/nan}/${raw/n\/a/nan}")x** (target <= 1.3x)."
+	echo
+	if [ $hist = 1 ]; then
+		echo "![AF_XDP latency histogram](img/afxdp_histogram.png)"
+		echo
+	fi
 	EAL="$XEAL, plus per process -l 0|1, --file-prefix and --vdev=net_af_xdp0,iface=bva|bvb" machine
 	echo "- commands: \`bench/afxdp_veth.sh\` (creates and deletes the namespaces $NSA/$NSB);"
 	echo "  \`tcp_pingpong server|client\` (bench/tcp_pingpong.c), \`prdma-perf --vdev=net_af_xdp0,iface=bvX -- raw_lat --raw-port 0\`,"

@@ -20,7 +20,7 @@ intro=$OUT/intro.md
 	echo
 	echo "Each table below comes from one script of \`bench/\`, which measures prdma and its baseline"
 	echo "in the same run and rewrites only its own section here (between \`bench:\` markers)."
-	echo "\`bench/run-all.sh\` runs them all (about ten minutes; \`QUICK=1\` for a short pass)."
+	echo "\`bench/run-all.sh\` runs them all (about fifteen minutes, root for the AF_XDP ones; \`QUICK=1\` for a short pass)."
 	echo "The tools are prdma-perf (\`doc/tools.md\`) and \`bench/tcp_pingpong.c\`."
 	echo
 	machine
@@ -31,6 +31,65 @@ for b in net_ring bandwidth scale histogram afxdp_veth; do
 	echo "=== bench/$b.sh"
 	"$dir/$b.sh" || rc=1
 done
+
+# The same veth pair with the project's XDP program and the CM (hugepages).
+echo "=== bench/roce-afxdp.sh"
+if [ "$(id -u)" = 0 ]; then
+	PRDMA_BUILD=$BUILD "$dir/roce-afxdp.sh" "${ITERS:-20000}" || rc=1
+else
+	echo "bench: roce-afxdp needs root" >&2
+fi
+
+# Hermon model: instructions per post and poll, counted by callgrind.
+echo "=== bench/hermon-ipc.sh"
+md=$OUT/hermon_ipc.md
+if "$dir/hermon-ipc.sh" "$BUILD" 300 > "$OUT/hermon_ipc.txt" 2>&1; then
+	{
+		echo "## Hermon model: instructions per post and poll (callgrind)"
+		echo
+		echo "A 64 B inline RDMA WRITE posted and its CQE polled on the Hermon PMD against the"
+		echo "device model, 300 iterations; baselines counted in the same run. The breakdown"
+		echo "and what would reach the target are in \"Hermon PMD fast path\" above."
+		echo
+		echo "| call | instructions |"
+		echo "|---|---:|"
+		sed -n '2,$p' "$OUT/hermon_ipc.txt" |
+			sed -E 's/^(.*[^ ]) +([0-9.]+)$/| \1 | \2 |/'
+		echo
+		machine
+		echo "- command: \`bench/hermon-ipc.sh $(basename "$BUILD") 300\` (valgrind $(valgrind --version | sed 's/valgrind-//'))"
+	} > "$md"
+	cat "$md"
+	section hermon_ipc "$md"
+else
+	cat "$OUT/hermon_ipc.txt" >&2
+	rc=1
+fi
+
+# Healthy-QP throughput under a garbage flood on the same port.
+echo "=== bench/flood.sh"
+md=$OUT/flood.md
+if "$dir/flood.sh" "$BUILD" 3 > "$OUT/flood.txt" 2>&1; then
+	{
+		echo "## Flood: a healthy QP's throughput beside garbage on its port"
+		echo
+		echo "The soft provider in one process: 64 B WRITE throughput of one RC QP alone, then"
+		echo "with frames of bad ICRC, unknown QPs and malformed headers arriving on the same"
+		echo "port, one receive burst (32) per engine step, then four (128). Target: >= 80 %."
+		echo
+		echo '```'
+		cat "$OUT/flood.txt"
+		echo '```'
+		echo
+		machine
+		echo "- command: \`bench/flood.sh $(basename "$BUILD") 3\`"
+	} > "$md"
+	cat "$md"
+	section flood "$md"
+else
+	cat "$OUT/flood.txt" >&2
+	rc=1
+fi
 # Benchmarks report; they do not judge. A script that could not run says so.
 [ $rc -ne 0 ] && echo "bench: a script failed to run, see above" >&2
 exit 0
