@@ -22,7 +22,7 @@
 
 #include "hermon_bus.h"
 #include "hermon_logs.h"
-#include "hermon_regs.h"
+#include "hermon_pci_map.h"
 
 static const char *const uio_drivers[] = { "uio_pci_generic", "igb_uio", NULL };
 
@@ -59,14 +59,7 @@ uio_map_bar(struct hermon_bus *bus, unsigned int bar)
 static void
 uio_close(struct hermon_bus *bus)
 {
-	unsigned int i;
-
-	for (i = 0; i < HERMON_NB_BARS; i++) {
-		if (bus->bar[i] != NULL)
-			munmap(bus->bar[i], bus->bar_len[i]);
-		bus->bar[i] = NULL;
-		bus->bar_len[i] = 0;
-	}
+	hermon_pci_unmap_bars(bus);
 	if (bus->cfg_fd >= 0)
 		close(bus->cfg_fd);
 	bus->cfg_fd = -1;
@@ -102,16 +95,7 @@ uio_open(struct hermon_bus *bus)
 		HERMON_LOG(ERR, "%s: open %s: %s", a->pci, path, strerror(errno));
 		goto err;
 	}
-	ret = uio_map_bar(bus, HERMON_BAR_CFG);
-	if (ret == 0)
-		ret = uio_map_bar(bus, HERMON_BAR_UAR);
-	if (ret == 0 && bus->bar_len[HERMON_BAR_CFG] < HERMON_BAR_CFG_SIZE) {
-		HERMON_LOG(ERR, "%s: BAR0 is %zu bytes, need %u", a->pci,
-			   bus->bar_len[HERMON_BAR_CFG], HERMON_BAR_CFG_SIZE);
-		ret = -ENXIO;
-	}
-	if (ret == 0)
-		ret = hermon_pci_enable(bus);
+	ret = hermon_pci_map_enable(bus, uio_map_bar);
 	if (ret < 0)
 		goto err;
 	bus->reset_delay_ms = 1000;
@@ -125,19 +109,13 @@ err:
 static int
 uio_cfg_read32(struct hermon_bus *bus, uint32_t off, uint32_t *val)
 {
-	if (pread(bus->cfg_fd, val, 4, off) != 4)
-		return -EIO;
-	*val = rte_le_to_cpu_32(*val);
-	return 0;
+	return hermon_pci_cfg_pread32(bus->cfg_fd, (off_t)off, val);
 }
 
 static int
 uio_cfg_write32(struct hermon_bus *bus, uint32_t off, uint32_t val)
 {
-	val = rte_cpu_to_le_32(val);
-	if (pwrite(bus->cfg_fd, &val, 4, off) != 4)
-		return -EIO;
-	return 0;
+	return hermon_pci_cfg_pwrite32(bus->cfg_fd, (off_t)off, val);
 }
 
 const struct hermon_bus_ops hermon_bus_uio = {

@@ -23,7 +23,7 @@
 
 #include "hermon_bus.h"
 #include "hermon_logs.h"
-#include "hermon_regs.h"
+#include "hermon_pci_map.h"
 
 static const char *const vfio_drivers[] = { "vfio-pci", NULL };
 
@@ -53,19 +53,6 @@ vfio_map_bar(struct hermon_bus *bus, unsigned int bar)
 	bus->bar[bar] = va;
 	bus->bar_len[bar] = reg.size;
 	return 0;
-}
-
-static void
-vfio_unmap(struct hermon_bus *bus)
-{
-	unsigned int i;
-
-	for (i = 0; i < HERMON_NB_BARS; i++) {
-		if (bus->bar[i] != NULL)
-			munmap(bus->bar[i], bus->bar_len[i]);
-		bus->bar[i] = NULL;
-		bus->bar_len[i] = 0;
-	}
 }
 
 static int
@@ -117,22 +104,13 @@ vfio_open(struct hermon_bus *bus)
 		goto err;
 	}
 	bus->vfio_cfg_off = cfg.offset;
-	ret = vfio_map_bar(bus, HERMON_BAR_CFG);
-	if (ret == 0)
-		ret = vfio_map_bar(bus, HERMON_BAR_UAR);
-	if (ret == 0 && bus->bar_len[HERMON_BAR_CFG] < HERMON_BAR_CFG_SIZE) {
-		HERMON_LOG(ERR, "%s: BAR0 is %zu bytes, need %u", a->pci,
-			   bus->bar_len[HERMON_BAR_CFG], HERMON_BAR_CFG_SIZE);
-		ret = -ENXIO;
-	}
-	if (ret == 0)
-		ret = hermon_pci_enable(bus);
+	ret = hermon_pci_map_enable(bus, vfio_map_bar);
 	if (ret < 0)
 		goto err;
 	bus->reset_delay_ms = 1000;
 	return 0;
 err:
-	vfio_unmap(bus);
+	hermon_pci_unmap_bars(bus);
 	rte_vfio_release_device(base, a->pci, bus->vfio_fd);
 	bus->vfio_fd = -1;
 	rte_errno = -ret;
@@ -144,7 +122,7 @@ vfio_close(struct hermon_bus *bus)
 {
 	char base[PATH_MAX];
 
-	vfio_unmap(bus);
+	hermon_pci_unmap_bars(bus);
 	if (bus->vfio_fd >= 0) {
 		snprintf(base, sizeof(base), "%s/bus/pci/devices", bus->args->sysfs);
 		rte_vfio_release_device(base, bus->args->pci, bus->vfio_fd);
@@ -152,22 +130,17 @@ vfio_close(struct hermon_bus *bus)
 	bus->vfio_fd = -1;
 }
 
+/* Config space is the device fd's config region, at vfio_cfg_off. */
 static int
 vfio_cfg_read32(struct hermon_bus *bus, uint32_t off, uint32_t *val)
 {
-	if (pread(bus->vfio_fd, val, 4, (off_t)(bus->vfio_cfg_off + off)) != 4)
-		return -EIO;
-	*val = rte_le_to_cpu_32(*val);
-	return 0;
+	return hermon_pci_cfg_pread32(bus->vfio_fd, (off_t)(bus->vfio_cfg_off + off), val);
 }
 
 static int
 vfio_cfg_write32(struct hermon_bus *bus, uint32_t off, uint32_t val)
 {
-	val = rte_cpu_to_le_32(val);
-	if (pwrite(bus->vfio_fd, &val, 4, (off_t)(bus->vfio_cfg_off + off)) != 4)
-		return -EIO;
-	return 0;
+	return hermon_pci_cfg_pwrite32(bus->vfio_fd, (off_t)(bus->vfio_cfg_off + off), val);
 }
 
 const struct hermon_bus_ops hermon_bus_vfio = {
