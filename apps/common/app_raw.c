@@ -73,6 +73,34 @@ raw_template(uint8_t *f, uint32_t len, const struct app_ports *p)
 	app_pattern_fill(pay, len - (uint32_t)(pay - f), len);
 }
 
+/*
+ * The frame every baseline sends, built once: *frame_len is raised to the
+ * Ethernet minimum (without the CRC the port adds) and must fit one mbuf.
+ * 0 and a malloc'ed template for free(), or a negative errno.
+ */
+static int
+raw_frame_new(uint32_t *frame_len, const struct app_ports *p, uint8_t **tmpl)
+{
+	if (*frame_len < RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN)
+		*frame_len = RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN;
+	if (*frame_len > RTE_MBUF_DEFAULT_DATAROOM)
+		return -EMSGSIZE;
+	*tmpl = malloc(*frame_len);
+	if (*tmpl == NULL)
+		return -ENOMEM;
+	raw_template(*tmpl, *frame_len, p);
+	return 0;
+}
+
+/* A copy of the template in @p m: the frame is sent whole, in one segment. */
+static void
+raw_mbuf_fill(struct rte_mbuf *m, const uint8_t *tmpl, uint32_t len)
+{
+	memcpy(rte_pktmbuf_mtod(m, void *), tmpl, len);
+	m->data_len = (uint16_t)len;
+	m->pkt_len = len;
+}
+
 static int
 raw_step_a(void *arg)
 {
@@ -84,9 +112,7 @@ raw_step_a(void *arg)
 		m = rte_pktmbuf_alloc(a->p->pool);
 		if (m == NULL)
 			return 0;
-		memcpy(rte_pktmbuf_mtod(m, void *), a->tmpl, a->len);
-		m->data_len = (uint16_t)a->len;
-		m->pkt_len = a->len;
+		raw_mbuf_fill(m, a->tmpl, a->len);
 		a->t0 = rte_rdtsc();
 		if (rte_eth_tx_burst(a->p->port[0], 0, &m, 1) != 1) {
 			rte_pktmbuf_free(m);
@@ -128,16 +154,6 @@ raw_step_b(void *arg)
 	return b->echoed >= b->iters;
 }
 
-static int
-frame_check(uint32_t *frame_len)
-{
-	if (*frame_len < RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN)
-		*frame_len = RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN;
-	if (*frame_len > RTE_MBUF_DEFAULT_DATAROOM)
-		return -EMSGSIZE;
-	return 0;
-}
-
 int
 app_raw_pingpong(const struct app_runner *r, struct app_ports *p, uint32_t frame_len,
 		 uint32_t iters, uint64_t *samples, uint32_t *nb_samples)
@@ -147,13 +163,9 @@ app_raw_pingpong(const struct app_runner *r, struct app_ports *p, uint32_t frame
 	uint8_t *tmpl;
 	int ret;
 
-	ret = frame_check(&frame_len);
+	ret = raw_frame_new(&frame_len, p, &tmpl);
 	if (ret < 0)
 		return ret;
-	tmpl = malloc(frame_len);
-	if (tmpl == NULL)
-		return -ENOMEM;
-	raw_template(tmpl, frame_len, p);
 	memset(&a, 0, sizeof(a));
 	a.samples = samples;
 	a.p = p;
@@ -194,11 +206,8 @@ burst_step_tx(void *arg)
 		return 1;
 	if (rte_pktmbuf_alloc_bulk(t->p->pool, m, n) != 0)
 		return 0;
-	for (i = 0; i < n; i++) {
-		memcpy(rte_pktmbuf_mtod(m[i], void *), t->tmpl, t->len);
-		m[i]->data_len = (uint16_t)t->len;
-		m[i]->pkt_len = t->len;
-	}
+	for (i = 0; i < n; i++)
+		raw_mbuf_fill(m[i], t->tmpl, t->len);
 	sent = rte_eth_tx_burst(t->p->port[0], 0, m, (uint16_t)n);
 	if (sent < n)
 		rte_pktmbuf_free_bulk(m + sent, n - sent);
@@ -233,13 +242,9 @@ app_raw_burst(const struct app_runner *r, struct app_ports *p, uint32_t frame_le
 	uint8_t *tmpl;
 	int ret;
 
-	ret = frame_check(&frame_len);
+	ret = raw_frame_new(&frame_len, p, &tmpl);
 	if (ret < 0)
 		return ret;
-	tmpl = malloc(frame_len);
-	if (tmpl == NULL)
-		return -ENOMEM;
-	raw_template(tmpl, frame_len, p);
 	memset(&t, 0, sizeof(t));
 	t.p = p;
 	t.tmpl = tmpl;
@@ -267,17 +272,13 @@ app_raw_ping_port(struct rte_mempool *pool, uint16_t port, uint32_t frame_len,
 	uint32_t i = 0;
 	int waiting = 0, ret;
 
-	ret = frame_check(&frame_len);
-	if (ret < 0)
-		return ret;
-	tmpl = malloc(frame_len);
-	if (tmpl == NULL)
-		return -ENOMEM;
 	/* Broadcast: the peer's AF_XDP socket takes every frame of its queue. */
 	memset(&fake, 0, sizeof(fake));
 	memset(&fake.mac[1], 0xff, sizeof(fake.mac[1]));
 	rte_eth_macaddr_get(port, &fake.mac[0]);
-	raw_template(tmpl, frame_len, &fake);
+	ret = raw_frame_new(&frame_len, &fake, &tmpl);
+	if (ret < 0)
+		return ret;
 	deadline = rte_rdtsc() + (uint64_t)(timeout_s * (double)hz);
 	while (i < iters) {
 		if (rte_rdtsc() > deadline) {
@@ -288,9 +289,7 @@ app_raw_ping_port(struct rte_mempool *pool, uint16_t port, uint32_t frame_len,
 			m = rte_pktmbuf_alloc(pool);
 			if (m == NULL)
 				continue;
-			memcpy(rte_pktmbuf_mtod(m, void *), tmpl, frame_len);
-			m->data_len = (uint16_t)frame_len;
-			m->pkt_len = frame_len;
+			raw_mbuf_fill(m, tmpl, frame_len);
 			t0 = rte_rdtsc();
 			if (rte_eth_tx_burst(port, 0, &m, 1) != 1) {
 				rte_pktmbuf_free(m);
