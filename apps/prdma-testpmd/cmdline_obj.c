@@ -101,9 +101,9 @@ cmd_mr_create_parsed(void *parsed, struct cmdline *cl, void *data)
 {
 	struct cmd_mr_create_result *r = parsed;
 	struct tp_pd *p = tp_pd_get(r->pd);
-	struct tp_mr *m = NULL;
+	struct tp_mr *m;
 	uint32_t acc;
-	unsigned int i;
+	int slot;
 
 	UNUSED_CL_DATA();
 	if (p == NULL)
@@ -116,13 +116,10 @@ cmd_mr_create_parsed(void *parsed, struct cmdline *cl, void *data)
 		tp_err("an MR needs a size > 0");
 		return;
 	}
-	for (i = 0; i < TP_MAX_OBJ && m == NULL; i++)
-		if (!tp.mrs[i].used)
-			m = &tp.mrs[i];
-	if (m == NULL) {
-		tp_err("MR table full (%u)", TP_MAX_OBJ);
+	slot = TP_SLOT(mrs, "MR");
+	if (slot < 0)
 		return;
-	}
+	m = &tp.mrs[slot];
 	m->buf = rte_zmalloc("tp_mr", r->size, 64);
 	if (m->buf == NULL) {
 		tp_err("%u bytes of DPDK memory not available", r->size);
@@ -172,8 +169,8 @@ cmd_depth_create_parsed(void *parsed, struct cmdline *cl, void *data)
 {
 	struct cmd_depth_create_result *r = parsed;
 	struct prdma_srq_init_attr sa;
+	struct tp_srq *s;
 	struct tp_pd *p;
-	unsigned int i;
 	int id;
 
 	UNUSED_CL_DATA();
@@ -191,23 +188,21 @@ cmd_depth_create_parsed(void *parsed, struct cmdline *cl, void *data)
 	p = tp_pd_get(r->parent);
 	if (p == NULL)
 		return;
-	for (i = 0; i < TP_MAX_OBJ && tp.srqs[i].used; i++)
-		;
-	if (i == TP_MAX_OBJ) {
-		tp_err("SRQ table full (%u)", TP_MAX_OBJ);
+	id = TP_SLOT(srqs, "SRQ");
+	if (id < 0)
 		return;
-	}
+	s = &tp.srqs[id];
 	memset(&sa, 0, sizeof(sa));
 	sa.attr.max_wr = r->depth;
 	sa.attr.max_sge = 1;
-	tp.srqs[i].srq = prdma_srq_create(p->pd, &sa);
-	if (tp.srqs[i].srq == NULL) {
+	s->srq = prdma_srq_create(p->pd, &sa);
+	if (s->srq == NULL) {
 		tp_err_errno(-rte_errno, "SRQ create (depth %u)", r->depth);
 		return;
 	}
-	tp.srqs[i].pd = r->parent;
-	tp.srqs[i].used = 1;
-	tp_out("srq %u created on pd %u: depth %u", i, r->parent, sa.attr.max_wr);
+	s->pd = r->parent;
+	s->used = 1;
+	tp_out("srq %d created on pd %u: depth %u", id, r->parent, sa.attr.max_wr);
 }
 
 static cmdline_parse_inst_t cmd_depth_create = {
@@ -236,7 +231,6 @@ cmd_destroy_parsed(void *parsed, struct cmdline *cl, void *data)
 {
 	struct cmd_destroy_result *r = parsed;
 	struct tp_mr *m;
-	struct tp_srq *s;
 	int ret = -EINVAL;
 
 	UNUSED_CL_DATA();
@@ -246,7 +240,9 @@ cmd_destroy_parsed(void *parsed, struct cmdline *cl, void *data)
 		ret = tp_cq_destroy(r->id);
 	} else if (strcmp(r->obj, "qp") == 0) {
 		ret = tp_qp_destroy(r->id);
-	} else if (strcmp(r->obj, "mr") == 0) {
+	} else if (strcmp(r->obj, "srq") == 0) {
+		ret = tp_srq_destroy(r->id);
+	} else {
 		m = tp_mr_get(r->id);
 		if (m == NULL)
 			return;
@@ -257,16 +253,6 @@ cmd_destroy_parsed(void *parsed, struct cmdline *cl, void *data)
 		}
 		rte_free(m->buf);
 		memset(m, 0, sizeof(*m));
-	} else {
-		s = tp_srq_get(r->id);
-		if (s == NULL)
-			return;
-		ret = prdma_srq_destroy(s->srq);
-		if (ret < 0) {
-			tp_err_errno(ret, "SRQ %u destroy (QPs still use it?)", r->id);
-			return;
-		}
-		memset(s, 0, sizeof(*s));
 	}
 	if (ret == 0)
 		tp_out("%s %u destroyed", r->obj, r->id);

@@ -107,6 +107,11 @@ struct tp_qp *tp_qp_get(uint32_t id);
 /* The QP of device @p dev with number @p qpn, or -1. */
 int tp_qp_find(uint16_t dev, uint32_t qpn);
 
+/* A free entry of a table (its index), or -ENOSPC after the error line
+ * "<what> table full"; TP_SLOT(qps, "QP") for one of tp's tables. */
+int tp_free_slot(const void *table, size_t entry_size, size_t n, const char *what);
+#define TP_SLOT(arr, what) tp_free_slot(tp.arr, sizeof(tp.arr[0]), RTE_DIM(tp.arr), what)
+
 int tp_pd_create(uint16_t dev);
 int tp_cq_create(uint16_t dev, uint32_t depth);
 int tp_qp_create(uint32_t pd, enum prdma_qp_type type, uint32_t scq, uint32_t rcq,
@@ -114,6 +119,7 @@ int tp_qp_create(uint32_t pd, enum prdma_qp_type type, uint32_t scq, uint32_t rc
 int tp_qp_destroy(uint32_t id);
 int tp_pd_destroy(uint32_t id);
 int tp_cq_destroy(uint32_t id);
+int tp_srq_destroy(uint32_t id);
 /* Move QP @p id to RTS toward @p peer (a QP of this process). */
 int tp_qp_connect(uint32_t id, uint32_t peer);
 int tp_qp_modify_state(uint32_t id, enum prdma_qp_state st);

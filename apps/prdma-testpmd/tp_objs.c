@@ -110,102 +110,103 @@ tp_qp_find(uint16_t dev, uint32_t qpn)
 	return -1;
 }
 
-/* A free entry of a table whose entries start with their "used" flag. */
-static int
-free_slot(const void *table, size_t entry_size, size_t n)
+int
+tp_free_slot(const void *table, size_t entry_size, size_t n, const char *what)
 {
 	size_t i;
 
+	/* Every table entry starts with its "used" flag. */
 	for (i = 0; i < n; i++)
 		if (*(const int *)(const void *)((const char *)table + i * entry_size) == 0)
 			return (int)i;
-	return -1;
+	tp_err("%s table full (%u)", what, TP_MAX_OBJ);
+	return -ENOSPC;
 }
 
-#define TP_SLOT(arr) free_slot(tp.arr, sizeof(tp.arr[0]), RTE_DIM(tp.arr))
+/* The device an object is to be made on and a free entry for it: the
+ * entry's index, or a negative errno after the error line. */
+static int
+dev_slot(uint16_t dev, struct tp_dev **d, const void *table, size_t entry_size, size_t n,
+	 const char *what)
+{
+	*d = tp_dev_get(dev);
+	if (*d == NULL)
+		return -ENODEV;
+	return tp_free_slot(table, entry_size, n, what);
+}
+
+#define TP_DEV_SLOT(dev, d, arr, what) \
+	dev_slot(dev, d, tp.arr, sizeof(tp.arr[0]), RTE_DIM(tp.arr), what)
 
 int
 tp_pd_create(uint16_t dev)
 {
-	struct tp_dev *d = tp_dev_get(dev);
-	int slot;
+	struct tp_dev *d;
+	struct tp_pd *p;
+	int slot = TP_DEV_SLOT(dev, &d, pds, "PD");
 
-	if (d == NULL)
-		return -ENODEV;
-	slot = TP_SLOT(pds);
-	if (slot < 0) {
-		tp_err("PD table full (%u)", TP_MAX_OBJ);
-		return -ENOSPC;
-	}
-	tp.pds[slot].pd = prdma_pd_alloc(d->dev);
-	if (tp.pds[slot].pd == NULL) {
+	if (slot < 0)
+		return slot;
+	p = &tp.pds[slot];
+	p->pd = prdma_pd_alloc(d->dev);
+	if (p->pd == NULL) {
 		tp_err_errno(-rte_errno, "PD alloc on device %u", dev);
 		return -rte_errno;
 	}
-	tp.pds[slot].dev = dev;
-	tp.pds[slot].used = 1;
+	p->dev = dev;
+	p->used = 1;
 	return slot;
-}
-
-int
-tp_pd_destroy(uint32_t id)
-{
-	struct tp_pd *p = tp_pd_get(id);
-	int ret;
-
-	if (p == NULL)
-		return -ENOENT;
-	ret = prdma_pd_free(p->pd);
-	if (ret < 0) {
-		tp_err_errno(ret, "PD %u free (destroy its MRs, SRQs and QPs first)", id);
-		return ret;
-	}
-	memset(p, 0, sizeof(*p));
-	return 0;
 }
 
 int
 tp_cq_create(uint16_t dev, uint32_t depth)
 {
-	struct tp_dev *d = tp_dev_get(dev);
 	struct prdma_cq_init_attr a;
-	int slot;
+	struct tp_dev *d;
+	struct tp_cq *c;
+	int slot = TP_DEV_SLOT(dev, &d, cqs, "CQ");
 
-	if (d == NULL)
-		return -ENODEV;
-	slot = TP_SLOT(cqs);
-	if (slot < 0) {
-		tp_err("CQ table full (%u)", TP_MAX_OBJ);
-		return -ENOSPC;
-	}
+	if (slot < 0)
+		return slot;
+	c = &tp.cqs[slot];
 	memset(&a, 0, sizeof(a));
 	a.cqe = depth;
-	tp.cqs[slot].cq = prdma_cq_create(d->dev, &a);
-	if (tp.cqs[slot].cq == NULL) {
+	c->cq = prdma_cq_create(d->dev, &a);
+	if (c->cq == NULL) {
 		tp_err_errno(-rte_errno, "CQ create on device %u, depth %u", dev, depth);
 		return -rte_errno;
 	}
-	tp.cqs[slot].dev = dev;
-	tp.cqs[slot].used = 1;
+	c->dev = dev;
+	c->used = 1;
 	return slot;
 }
 
-int
-tp_cq_destroy(uint32_t id)
-{
-	struct tp_cq *c = tp_cq_get(id);
-	int ret;
-
-	if (c == NULL)
-		return -ENOENT;
-	ret = prdma_cq_destroy(c->cq);
-	if (ret < 0) {
-		tp_err_errno(ret, "CQ %u destroy (a QP or SRQ still uses it)", id);
-		return ret;
-	}
-	memset(c, 0, sizeof(*c));
-	return 0;
+/*
+ * tp_<name>_destroy(id): destroy the object of entry @p id with @p fn and
+ * free the entry. A failure is almost always an object still in use, so
+ * its error line (@p fail_fmt, given the id) says which ones to look for.
+ */
+#define TP_DESTROYER(name, field, fn, fail_fmt) \
+int \
+tp_ ## name ## _destroy(uint32_t id) \
+{ \
+	struct tp_ ## name *o = tp_ ## name ## _get(id); \
+	int ret; \
+\
+	if (o == NULL) \
+		return -ENOENT; \
+	ret = fn(o->field); \
+	if (ret < 0) { \
+		tp_err_errno(ret, fail_fmt, id); \
+		return ret; \
+	} \
+	memset(o, 0, sizeof(*o)); \
+	return 0; \
 }
+
+TP_DESTROYER(pd, pd, prdma_pd_free, "PD %u free (destroy its MRs, SRQs and QPs first)")
+TP_DESTROYER(cq, cq, prdma_cq_destroy, "CQ %u destroy (a QP or SRQ still uses it)")
+TP_DESTROYER(srq, srq, prdma_srq_destroy, "SRQ %u destroy (QPs still use it?)")
 
 int
 tp_qp_create(uint32_t pd, enum prdma_qp_type type, uint32_t scq, uint32_t rcq,
@@ -229,11 +230,9 @@ tp_qp_create(uint32_t pd, enum prdma_qp_type type, uint32_t scq, uint32_t rcq,
 		tp_err("the CQs belong to another device than PD %u", pd);
 		return -EINVAL;
 	}
-	slot = TP_SLOT(qps);
-	if (slot < 0) {
-		tp_err("QP table full (%u)", TP_MAX_OBJ);
-		return -ENOSPC;
-	}
+	slot = TP_SLOT(qps, "QP");
+	if (slot < 0)
+		return slot;
 	q = &tp.qps[slot];
 	memset(&a, 0, sizeof(a));
 	a.qp_type = type;
