@@ -18,6 +18,16 @@
 
 #define TP_POLL 16
 
+/* The QP's buffer as a request's one SGE: every engine sends from and
+ * receives into it, and the peer's READs and WRITEs target it. */
+static void
+buf_sge(const struct tp_stream *st, struct prdma_sge *sge, uint32_t len)
+{
+	sge->addr = (uintptr_t)st->q->buf;
+	sge->length = len;
+	sge->lkey = st->q->mr->lkey;
+}
+
 int
 tp_stream_post_recvs(struct tp_stream *st, uint32_t n)
 {
@@ -27,9 +37,7 @@ tp_stream_post_recvs(struct tp_stream *st, uint32_t n)
 	uint32_t i;
 	int ret;
 
-	sge.addr = (uintptr_t)st->q->buf;
-	sge.length = TP_QP_BUF_LEN;
-	sge.lkey = st->q->mr->lkey;
+	buf_sge(st, &sge, TP_QP_BUF_LEN);
 	memset(&wr, 0, sizeof(wr));
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
@@ -50,9 +58,7 @@ post(struct tp_stream *st, enum prdma_wr_opcode op, uint32_t len)
 	struct prdma_sge sge;
 	int ret;
 
-	sge.addr = (uintptr_t)st->q->buf;
-	sge.length = len;
-	sge.lkey = st->q->mr->lkey;
+	buf_sge(st, &sge, len);
 	memset(&wr, 0, sizeof(wr));
 	wr.sg_list = &sge;
 	wr.num_sge = len > 0 ? 1 : 0;
@@ -116,8 +122,14 @@ begin_none(struct tp_stream *st)
 	return 0;
 }
 
+/*
+ * What echo and rxonly share: take the receives that completed, count
+ * them, and post as many receives again. Echo answers each with a SEND of
+ * the same length first; rxonly, which posts nothing while idle, drives
+ * the device's progress when nothing arrived.
+ */
 static int
-step_echo(struct tp_stream *st)
+step_recvs(struct tp_stream *st, int echo)
 {
 	uint32_t lens[2 * TP_POLL], nb, i;
 	int ret;
@@ -126,15 +138,31 @@ step_echo(struct tp_stream *st)
 	if (ret < 0)
 		return ret;
 	for (i = 0; i < nb; i++) {
-		ret = post(st, PRDMA_WR_SEND, lens[i]);
-		if (ret < 0)
-			return ret;
+		if (echo) {
+			ret = post(st, PRDMA_WR_SEND, lens[i]);
+			if (ret < 0)
+				return ret;
+		}
 		st->ops++;
 		st->bytes += lens[i];
 	}
 	if (nb > 0)
 		return tp_stream_post_recvs(st, nb);
+	if (!echo)
+		prdma_dev_progress(tp.devs[st->q->dev].dev);
 	return 0;
+}
+
+static int
+step_echo(struct tp_stream *st)
+{
+	return step_recvs(st, 1);
+}
+
+static int
+step_rxonly(struct tp_stream *st)
+{
+	return step_recvs(st, 0);
 }
 
 static int
@@ -170,24 +198,6 @@ step_pingpong(struct tp_stream *st)
 }
 
 static int
-step_rxonly(struct tp_stream *st)
-{
-	uint32_t lens[2 * TP_POLL], nb, i;
-	int ret;
-
-	ret = poll_cqs(st, lens, &nb);
-	if (ret < 0)
-		return ret;
-	for (i = 0; i < nb; i++) {
-		st->ops++;
-		st->bytes += lens[i];
-	}
-	if (nb == 0)
-		prdma_dev_progress(tp.devs[st->q->dev].dev);
-	return nb > 0 ? tp_stream_post_recvs(st, nb) : 0;
-}
-
-static int
 step_bw(struct tp_stream *st, enum prdma_wr_opcode op)
 {
 	uint32_t lens[2 * TP_POLL], nb;
@@ -208,24 +218,29 @@ step_bw(struct tp_stream *st, enum prdma_wr_opcode op)
 	return 0;
 }
 
+/* A one-sided stream: the active side keeps the queue full; the passive
+ * side has nothing to post or poll, but a software provider without its
+ * own progress thread only answers READs and places WRITEs when driven. */
 static int
-step_write(struct tp_stream *st)
+step_one_sided(struct tp_stream *st, enum prdma_wr_opcode op)
 {
 	if (st->passive) {
 		prdma_dev_progress(tp.devs[st->q->dev].dev);
 		return 0;
 	}
-	return step_bw(st, PRDMA_WR_RDMA_WRITE);
+	return step_bw(st, op);
+}
+
+static int
+step_write(struct tp_stream *st)
+{
+	return step_one_sided(st, PRDMA_WR_RDMA_WRITE);
 }
 
 static int
 step_read(struct tp_stream *st)
 {
-	if (st->passive) {
-		prdma_dev_progress(tp.devs[st->q->dev].dev);
-		return 0;
-	}
-	return step_bw(st, PRDMA_WR_RDMA_READ);
+	return step_one_sided(st, PRDMA_WR_RDMA_READ);
 }
 
 static int
