@@ -41,12 +41,25 @@ struct tp_cm_pdata {
 	uint32_t len;
 };
 
+/*
+ * What either side offers, connecting or accepting: QP @p q's buffer in the
+ * private data @p pd (which must live until @p p is sent), 4 READs or
+ * atomics in flight each way as the RTR/RTS of 'qp connect' set, and the
+ * most retries, so both kinds of connection behave alike.
+ */
 static void
-pdata_fill(struct tp_cm_pdata *p, const struct tp_qp *q)
+conn_param_fill(struct prdma_cm_conn_param *p, struct tp_cm_pdata *pd, const struct tp_qp *q)
 {
-	p->addr = rte_cpu_to_be_64((uintptr_t)q->buf);
-	p->rkey = rte_cpu_to_be_32(q->mr->rkey);
-	p->len = rte_cpu_to_be_32(TP_QP_BUF_LEN);
+	pd->addr = rte_cpu_to_be_64((uintptr_t)q->buf);
+	pd->rkey = rte_cpu_to_be_32(q->mr->rkey);
+	pd->len = rte_cpu_to_be_32(TP_QP_BUF_LEN);
+	memset(p, 0, sizeof(*p));
+	p->private_data = pd;
+	p->private_data_len = sizeof(*pd);
+	p->responder_resources = 4;
+	p->initiator_depth = 4;
+	p->retry_count = 7;
+	p->rnr_retry_count = 7;
 }
 
 static void
@@ -114,14 +127,7 @@ on_request(struct prdma_cm_event *ev)
 	pdata_take(&tp.qps[qp], ev->param.conn.private_data, ev->param.conn.private_data_len);
 	tp.qps[qp].cm_id = ev->id;
 	tp.qps[qp].peer_qpn = ev->param.conn.qp_num;
-	memset(&p, 0, sizeof(p));
-	pdata_fill(&pd, &tp.qps[qp]);
-	p.private_data = &pd;
-	p.private_data_len = sizeof(pd);
-	p.responder_resources = 4;
-	p.initiator_depth = 4;
-	p.retry_count = 7;
-	p.rnr_retry_count = 7;
+	conn_param_fill(&p, &pd, &tp.qps[qp]);
 	ret = prdma_cm_accept(ev->id, tp.qps[qp].qp, &p);
 	if (ret < 0) {
 		tp_err_errno(ret, "cm: accepting %s", ip);
@@ -292,14 +298,7 @@ tp_cm_connect(uint16_t dev, const char *ip, uint16_t port)
 		tp_qp_destroy((uint32_t)qp);
 		return -rte_errno;
 	}
-	memset(&p, 0, sizeof(p));
-	pdata_fill(&pd, &tp.qps[qp]);
-	p.private_data = &pd;
-	p.private_data_len = sizeof(pd);
-	p.responder_resources = 4;
-	p.initiator_depth = 4;
-	p.retry_count = 7;
-	p.rnr_retry_count = 7;
+	conn_param_fill(&p, &pd, &tp.qps[qp]);
 	conn_state[qp] = 0;
 	ret = prdma_cm_connect(tp.qps[qp].cm_id, tp.qps[qp].qp, (struct sockaddr *)&sin, &p);
 	if (ret < 0) {
