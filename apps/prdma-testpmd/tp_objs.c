@@ -18,16 +18,28 @@
 
 struct tp_state tp = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
+/*
+ * Every answer is one whole line, flushed at once: a batch driver reading
+ * the pipe must see it before it sends the next command.
+ */
+static __rte_format_printf(3, 0) void
+out_line(const char *prefix, const char *suffix, const char *fmt, va_list ap)
+{
+	fputs(prefix, stdout);
+	vprintf(fmt, ap);
+	fputs(suffix, stdout);
+	putchar('\n');
+	fflush(stdout);
+}
+
 void
 tp_out(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	out_line("", "", fmt, ap);
 	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
 }
 
 void
@@ -35,25 +47,21 @@ tp_err(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("Error: ", stdout);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	out_line("Error: ", "", fmt, ap);
 	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
 }
 
 void
 tp_err_errno(int ret, const char *fmt, ...)
 {
+	char why[256];
 	va_list ap;
 
-	fputs("Error: ", stdout);
+	snprintf(why, sizeof(why), ": %s (%d)", rte_strerror(ret < 0 ? -ret : ret), ret);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	out_line("Error: ", why, fmt, ap);
 	va_end(ap);
-	printf(": %s (%d)\n", rte_strerror(ret < 0 ? -ret : ret), ret);
-	fflush(stdout);
 }
 
 int
