@@ -4,8 +4,10 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
 
@@ -19,6 +21,34 @@ ex_fail(const char *what)
 
 	EX_ERR("%s: %s", what, rte_strerror(err));
 	return -err;
+}
+
+int
+ex_eal_init(int *argc, char ***argv)
+{
+	int ret = rte_eal_init(*argc, *argv);
+
+	if (ret < 0) {
+		EX_ERR("EAL init: %s", rte_strerror(rte_errno));
+		return -1;
+	}
+	*argc -= ret;
+	*argv += ret;
+	return 0;
+}
+
+int
+ex_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v)
+{
+	unsigned long long x;
+	char *end;
+
+	errno = 0;
+	x = strtoull(s, &end, 0);
+	if (errno != 0 || end == s || *end != '\0' || x < min || x > max)
+		return -EINVAL;
+	*v = x;
+	return 0;
 }
 
 int

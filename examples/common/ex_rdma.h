@@ -39,6 +39,14 @@ struct ex_buf {
 	struct prdma_mr *mr;
 };
 
+/* rte_eal_init() and its arguments skipped in @p argc and @p argv: 0, or
+ * -1 after the error line. */
+int ex_eal_init(int *argc, char ***argv);
+
+/* Option value @p s, a whole number in [@p min, @p max] in any base
+ * strtoull() reads; -EINVAL for anything else. */
+int ex_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v);
+
 int ex_dev_open(struct ex_dev *d, const char *devargs);
 /* Free the PD, close and remove the device (also after a partial open). */
 void ex_dev_close(struct ex_dev *d);

@@ -43,8 +43,7 @@ parse_args(int argc, char **argv, struct md_conf *conf, const char **devargs)
 		{ "timeout", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned long long v;
-	char *end;
+	uint64_t v;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -54,9 +53,7 @@ parse_args(int argc, char **argv, struct md_conf *conf, const char **devargs)
 		}
 		if (c != 'n' && c != 's' && c != 'k' && c != 't')
 			goto usage;
-		errno = 0;
-		v = strtoull(optarg, &end, 0);
-		if (errno != 0 || end == optarg || *end != '\0')
+		if (ex_parse_u64(optarg, 0, UINT64_MAX, &v) < 0)
 			goto usage;
 		if (c == 'n' && v >= 1 && v <= 100000000)
 			conf->ticks = v;
@@ -204,13 +201,8 @@ main(int argc, char **argv)
 	uint64_t deadline;
 	int ret, ok = 0;
 
-	ret = rte_eal_init(argc, argv);
-	if (ret < 0) {
-		EX_ERR("EAL init: %s", rte_strerror(rte_errno));
+	if (ex_eal_init(&argc, &argv) < 0)
 		return EXIT_FAILURE;
-	}
-	argc -= ret;
-	argv += ret;
 	memset(&da, 0, sizeof(da));
 	memset(&db, 0, sizeof(db));
 	memset(&p, 0, sizeof(p));

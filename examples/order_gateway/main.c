@@ -34,20 +34,6 @@ usage(const char *prog)
 }
 
 static int
-parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno != 0 || end == s || *end != '\0' || v < min || v > max)
-		return -EINVAL;
-	*out = (uint32_t)v;
-	return 0;
-}
-
-static int
 parse_args(int argc, char **argv, struct og_conf *conf, const char **devargs)
 {
 	static const struct option opts[] = {
@@ -59,18 +45,20 @@ parse_args(int argc, char **argv, struct og_conf *conf, const char **devargs)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	uint32_t t;
+	uint64_t v;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			if (parse_u32(optarg, 1, 10000000, &conf->orders) < 0)
+			if (ex_parse_u64(optarg, 1, 10000000, &v) < 0)
 				goto bad;
+			conf->orders = (uint32_t)v;
 			break;
 		case 'w':
-			if (parse_u32(optarg, 1, OG_MAX_WINDOW, &conf->window) < 0)
+			if (ex_parse_u64(optarg, 1, OG_MAX_WINDOW, &v) < 0)
 				goto bad;
+			conf->window = (uint32_t)v;
 			break;
 		case 'c':
 			devargs[0] = optarg;
@@ -79,9 +67,9 @@ parse_args(int argc, char **argv, struct og_conf *conf, const char **devargs)
 			devargs[1] = optarg;
 			break;
 		case 't':
-			if (parse_u32(optarg, 1, 3600, &t) < 0)
+			if (ex_parse_u64(optarg, 1, 3600, &v) < 0)
 				goto bad;
-			conf->timeout_s = t;
+			conf->timeout_s = (double)v;
 			break;
 		default:
 			usage(argv[0]);
@@ -169,13 +157,8 @@ main(int argc, char **argv)
 	uint64_t t0, t1;
 	int ret, ok = 0;
 
-	ret = rte_eal_init(argc, argv);
-	if (ret < 0) {
-		EX_ERR("EAL init: %s", rte_strerror(rte_errno));
+	if (ex_eal_init(&argc, &argv) < 0)
 		return EXIT_FAILURE;
-	}
-	argc -= ret;
-	argv += ret;
 	if (parse_args(argc, argv, &conf, devargs) < 0)
 		goto out_eal;
 

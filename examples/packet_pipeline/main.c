@@ -46,18 +46,14 @@ parse_args(int argc, char **argv, struct pp_conf *conf, const char **devargs)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned long long v;
-	char *end;
+	uint64_t v;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 		case 't':
-			errno = 0;
-			v = strtoull(optarg, &end, 0);
-			if (errno != 0 || end == optarg || *end != '\0' || v == 0 ||
-			    v > (c == 'n' ? 1000000000ull : 3600ull)) {
+			if (ex_parse_u64(optarg, 1, c == 'n' ? 1000000000 : 3600, &v) < 0) {
 				EX_ERR("bad value '%s'", optarg);
 				return -EINVAL;
 			}
@@ -161,13 +157,8 @@ main(int argc, char **argv)
 	double secs;
 	int ret, ok = 0;
 
-	ret = rte_eal_init(argc, argv);
-	if (ret < 0) {
-		EX_ERR("EAL init: %s", rte_strerror(rte_errno));
+	if (ex_eal_init(&argc, &argv) < 0)
 		return EXIT_FAILURE;
-	}
-	argc -= ret;
-	argv += ret;
 	memset(&pe, 0, sizeof(pe));
 	memset(&ce, 0, sizeof(ce));
 	memset(&src, 0, sizeof(src));
