@@ -23,6 +23,15 @@ ex_fail(const char *what)
 	return -err;
 }
 
+/* Teardown goes on past a failed release: what is left goes with the
+ * process, and the line says what it was. */
+static void
+ex_released(int ret, const char *what)
+{
+	if (ret < 0)
+		EX_ERR("%s: %s", what, rte_strerror(rte_errno));
+}
+
 int
 ex_eal_init(int *argc, char ***argv)
 {
@@ -84,14 +93,14 @@ ex_dev_open(struct ex_dev *d, const char *devargs)
 void
 ex_dev_close(struct ex_dev *d)
 {
-	if (d->pd != NULL && prdma_pd_free(d->pd) < 0)
-		EX_ERR("PD free: %s", rte_strerror(rte_errno));
+	if (d->pd != NULL)
+		ex_released(prdma_pd_free(d->pd), "PD free");
 	d->pd = NULL;
-	if (d->dev != NULL && prdma_dev_close(d->dev) < 0)
-		EX_ERR("device close: %s", rte_strerror(rte_errno));
+	if (d->dev != NULL)
+		ex_released(prdma_dev_close(d->dev), "device close");
 	d->dev = NULL;
-	if (d->id >= 0 && prdma_dev_remove((uint16_t)d->id) < 0)
-		EX_ERR("device remove: %s", rte_strerror(rte_errno));
+	if (d->id >= 0)
+		ex_released(prdma_dev_remove((uint16_t)d->id), "device remove");
 	d->id = -1;
 }
 
@@ -152,8 +161,8 @@ ex_buf_alloc(struct ex_dev *d, struct ex_buf *b, size_t len, uint32_t access)
 void
 ex_buf_free(struct ex_buf *b)
 {
-	if (b->mr != NULL && prdma_mr_dereg(b->mr) < 0)
-		EX_ERR("MR deregistration: %s", rte_strerror(rte_errno));
+	if (b->mr != NULL)
+		ex_released(prdma_mr_dereg(b->mr), "MR deregistration");
 	rte_free(b->p);
 	memset(b, 0, sizeof(*b));
 }
@@ -211,6 +220,49 @@ ex_rc_connect(struct prdma_qp *qp, const struct ex_dev *local,
 			    PRDMA_QP_RETRY_CNT | PRDMA_QP_RNR_RETRY |
 			    PRDMA_QP_MAX_QP_RD_ATOMIC) < 0)
 		return ex_fail("RC QP RTR->RTS");
+	return 0;
+}
+
+int
+ex_rc_end_open(struct ex_rc_end *e, const char *devargs, uint32_t sq_depth,
+	       uint32_t rq_depth, uint32_t inline_len)
+{
+	if (ex_dev_open(&e->d, devargs) < 0)
+		return -1;
+	e->scq = ex_cq_create(&e->d, sq_depth);
+	e->rcq = ex_cq_create(&e->d, rq_depth);
+	if (e->scq == NULL || e->rcq == NULL)
+		return -1;
+	e->qp = ex_qp_create(&e->d, PRDMA_QPT_RC, e->scq, e->rcq, sq_depth, rq_depth,
+			     inline_len);
+	return e->qp == NULL ? -1 : 0;
+}
+
+void
+ex_rc_end_close(struct ex_rc_end *e, struct ex_buf *const bufs[], unsigned int nb_bufs)
+{
+	unsigned int i;
+
+	if (e->qp != NULL)
+		ex_released(prdma_qp_destroy(e->qp), "QP destroy");
+	e->qp = NULL;
+	for (i = 0; i < nb_bufs; i++)
+		ex_buf_free(bufs[i]);
+	if (e->scq != NULL)
+		prdma_cq_destroy(e->scq);
+	e->scq = NULL;
+	if (e->rcq != NULL)
+		prdma_cq_destroy(e->rcq);
+	e->rcq = NULL;
+	ex_dev_close(&e->d);
+}
+
+int
+ex_rc_connect_pair(struct ex_rc_end *a, struct ex_rc_end *b, uint32_t a_psn, uint32_t b_psn)
+{
+	if (ex_rc_connect(a->qp, &a->d, &b->d, b->qp->qp_num, a_psn, b_psn) < 0 ||
+	    ex_rc_connect(b->qp, &b->d, &a->d, a->qp->qp_num, b_psn, a_psn) < 0)
+		return -1;
 	return 0;
 }
 

@@ -67,6 +67,31 @@ int ex_rc_connect(struct prdma_qp *qp, const struct ex_dev *local,
 		  const struct ex_dev *peer, uint32_t peer_qpn,
 		  uint32_t sq_psn, uint32_t rq_psn);
 
+/* One end of an RC connection: its device, a send and a receive CQ, and
+ * the QP. Zero it and set d.id to -1 before use, so that closing after a
+ * partial open (or none) is safe. */
+struct ex_rc_end {
+	struct ex_dev d;
+	struct prdma_cq *scq;
+	struct prdma_cq *rcq;
+	struct prdma_qp *qp;
+};
+
+/* Open the device, make its CQs (@p sq_depth and @p rq_depth entries) and
+ * an RC QP over them with those depths and @p inline_len inline bytes. */
+int ex_rc_end_open(struct ex_rc_end *e, const char *devargs, uint32_t sq_depth,
+		   uint32_t rq_depth, uint32_t inline_len);
+
+/* Destroy the QP, free the end's @p nb_bufs buffers, destroy the CQs and
+ * close the device: the buffers are passed in because their MRs must go
+ * after the QP that may still name them and before the PD. */
+void ex_rc_end_close(struct ex_rc_end *e, struct ex_buf *const bufs[], unsigned int nb_bufs);
+
+/* Connect the QPs of @p a and @p b to each other; each side's send PSN is
+ * the other's receive PSN. */
+int ex_rc_connect_pair(struct ex_rc_end *a, struct ex_rc_end *b, uint32_t a_psn,
+		       uint32_t b_psn);
+
 /* RESET -> INIT -> RTR -> RTS of a UD QP with Q_Key @p qkey. */
 int ex_ud_up(struct prdma_qp *qp, uint32_t qkey, uint32_t sq_psn);
 

@@ -85,32 +85,12 @@ bad:
 	return -EINVAL;
 }
 
-static int
-og_end_open(struct og_end *e, const char *devargs, uint32_t inline_len)
-{
-	if (ex_dev_open(&e->d, devargs) < 0)
-		return -1;
-	e->scq = ex_cq_create(&e->d, OG_SQ_DEPTH);
-	e->rcq = ex_cq_create(&e->d, OG_RQ_DEPTH);
-	if (e->scq == NULL || e->rcq == NULL)
-		return -1;
-	e->qp = ex_qp_create(&e->d, PRDMA_QPT_RC, e->scq, e->rcq, OG_SQ_DEPTH,
-			     OG_RQ_DEPTH, inline_len);
-	return e->qp == NULL ? -1 : 0;
-}
-
 static void
 og_end_close(struct og_end *e)
 {
-	if (e->qp != NULL && prdma_qp_destroy(e->qp) < 0)
-		EX_ERR("QP destroy: %s", rte_strerror(rte_errno));
-	ex_buf_free(&e->buf);
-	ex_buf_free(&e->out);
-	if (e->scq != NULL)
-		prdma_cq_destroy(e->scq);
-	if (e->rcq != NULL)
-		prdma_cq_destroy(e->rcq);
-	ex_dev_close(&e->d);
+	struct ex_buf *const bufs[] = { &e->buf, &e->out };
+
+	ex_rc_end_close(&e->rc, bufs, RTE_DIM(bufs));
 }
 
 static int
@@ -118,24 +98,25 @@ og_setup(struct og_end *cl, struct og_end *gw, const char *const devargs[2])
 {
 	uint32_t i;
 
-	if (og_end_open(cl, devargs[0], OG_ORDER_SIZE) < 0 ||
-	    og_end_open(gw, devargs[1], 0) < 0)
+	/* Only the client sends inline: its orders; the gateway WRITEs acks
+	 * from registered memory. */
+	if (ex_rc_end_open(&cl->rc, devargs[0], OG_SQ_DEPTH, OG_RQ_DEPTH, OG_ORDER_SIZE) < 0 ||
+	    ex_rc_end_open(&gw->rc, devargs[1], OG_SQ_DEPTH, OG_RQ_DEPTH, 0) < 0)
 		return -1;
 	/* The client's ring is the only memory the gateway may write. */
-	if (ex_buf_alloc(&cl->d, &cl->buf, OG_RING_SLOTS * sizeof(struct og_ack),
+	if (ex_buf_alloc(&cl->rc.d, &cl->buf, OG_RING_SLOTS * sizeof(struct og_ack),
 			 PRDMA_ACCESS_LOCAL_WRITE | PRDMA_ACCESS_REMOTE_WRITE) < 0 ||
-	    ex_buf_alloc(&gw->d, &gw->buf, OG_RQ_DEPTH * OG_ORDER_SIZE,
+	    ex_buf_alloc(&gw->rc.d, &gw->buf, OG_RQ_DEPTH * OG_ORDER_SIZE,
 			 PRDMA_ACCESS_LOCAL_WRITE) < 0 ||
-	    ex_buf_alloc(&gw->d, &gw->out, OG_OUT_SLOTS * sizeof(struct og_ack),
+	    ex_buf_alloc(&gw->rc.d, &gw->out, OG_OUT_SLOTS * sizeof(struct og_ack),
 			 PRDMA_ACCESS_LOCAL_WRITE) < 0)
 		return -1;
-	if (ex_rc_connect(cl->qp, &cl->d, &gw->d, gw->qp->qp_num, 0x100, 0x200) < 0 ||
-	    ex_rc_connect(gw->qp, &gw->d, &cl->d, cl->qp->qp_num, 0x200, 0x100) < 0)
+	if (ex_rc_connect_pair(&cl->rc, &gw->rc, 0x100, 0x200) < 0)
 		return -1;
 	/* Receives are accepted from INIT on; both sides post before any order. */
 	for (i = 0; i < OG_RQ_DEPTH; i++) {
-		if (ex_post_recv(cl->qp, 0, NULL, 0, 0) < 0 ||
-		    ex_post_recv(gw->qp, i, gw->buf.p + i * OG_ORDER_SIZE, OG_ORDER_SIZE,
+		if (ex_post_recv(cl->rc.qp, 0, NULL, 0, 0) < 0 ||
+		    ex_post_recv(gw->rc.qp, i, gw->buf.p + i * OG_ORDER_SIZE, OG_ORDER_SIZE,
 				 gw->buf.mr->lkey) < 0) {
 			EX_ERR("posting the first receives: %s", rte_strerror(rte_errno));
 			return -1;
@@ -166,7 +147,7 @@ main(int argc, char **argv)
 	memset(&g, 0, sizeof(g));
 	memset(&cl, 0, sizeof(cl));
 	memset(&gw, 0, sizeof(gw));
-	cl.d.id = gw.d.id = -1;             /* nothing to remove yet */
+	cl.rc.d.id = gw.rc.d.id = -1;       /* nothing to remove yet */
 	c.rtt = calloc(conf.orders, sizeof(*c.rtt));
 	c.sent_tsc = calloc(conf.orders, sizeof(*c.sent_tsc));
 	if (c.rtt == NULL || c.sent_tsc == NULL) {

@@ -52,12 +52,9 @@ struct og_conf {
 	double timeout_s;
 };
 
-/* One end: its device, CQs, QP and buffers. */
+/* One end: its device, CQs and QP, and its buffers. */
 struct og_end {
-	struct ex_dev d;
-	struct prdma_cq *scq;
-	struct prdma_cq *rcq;
-	struct prdma_qp *qp;
+	struct ex_rc_end rc;
 	struct ex_buf buf;                /* client: ack ring; gateway: orders */
 	struct ex_buf out;                /* gateway: acks to write */
 };

@@ -35,7 +35,7 @@ og_client_send(struct og_client *c)
 		wr.send_flags |= PRDMA_SEND_SIGNALED;
 		c->unsignaled = 0;
 	}
-	ret = prdma_post_send(c->e->qp, &wr, &bad);
+	ret = prdma_post_send(c->e->rc.qp, &wr, &bad);
 	if (ret < 0) {
 		EX_ERR("client: posting order %" PRIu32 ": %s", c->sent, rte_strerror(-ret));
 		return ret;
@@ -64,7 +64,7 @@ og_client_ack(struct og_client *c, const struct prdma_wc *wc, uint64_t now)
 	}
 	c->acked++;
 	/* Every acknowledgement consumed one receive: give it back. */
-	ret = ex_post_recv(c->e->qp, 0, NULL, 0, 0);
+	ret = ex_post_recv(c->e->rc.qp, 0, NULL, 0, 0);
 	if (ret < 0)
 		EX_ERR("client: reposting a receive: %s", rte_strerror(-ret));
 	return ret;
@@ -86,7 +86,7 @@ og_client_step(void *arg)
 		if (ret < 0)
 			return ret;
 	}
-	n = prdma_cq_poll(c->e->rcq, RTE_DIM(wc), wc);
+	n = prdma_cq_poll(c->e->rc.rcq, RTE_DIM(wc), wc);
 	now = rte_rdtsc();
 	for (i = 0; i < n; i++) {
 		if (wc[i].status != PRDMA_WC_SUCCESS) {
@@ -98,7 +98,7 @@ og_client_step(void *arg)
 		if (ret < 0)
 			return ret;
 	}
-	n = prdma_cq_poll(c->e->scq, RTE_DIM(wc), wc);
+	n = prdma_cq_poll(c->e->rc.scq, RTE_DIM(wc), wc);
 	for (i = 0; i < n; i++) {
 		if (wc[i].status != PRDMA_WC_SUCCESS) {
 			EX_ERR("client: order %" PRIu64 ": %s", wc[i].wr_id,

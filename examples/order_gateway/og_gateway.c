@@ -50,7 +50,7 @@ og_gateway_ack(struct og_gateway *g, const struct prdma_wc *wc)
 		wr.send_flags = PRDMA_SEND_SIGNALED;
 		g->unsignaled = 0;
 	}
-	ret = prdma_post_send(g->e->qp, &wr, &bad);
+	ret = prdma_post_send(g->e->rc.qp, &wr, &bad);
 	if (ret < 0) {
 		EX_ERR("gateway: acknowledging order %" PRIu64 ": %s", o->order_id,
 		       rte_strerror(-ret));
@@ -60,7 +60,7 @@ og_gateway_ack(struct og_gateway *g, const struct prdma_wc *wc)
 	/* The order's fields are in the ack now, so its buffer is free again.
 	 * The ack's own staging slot is reused OG_OUT_SLOTS acks later, more
 	 * than the send queue holds, so its write has left by then. */
-	return ex_post_recv(g->e->qp, buf_idx, g->e->buf.p + buf_idx * OG_ORDER_SIZE,
+	return ex_post_recv(g->e->rc.qp, buf_idx, g->e->buf.p + buf_idx * OG_ORDER_SIZE,
 			    OG_ORDER_SIZE, g->e->buf.mr->lkey);
 }
 
@@ -71,7 +71,7 @@ og_gateway_step(void *arg)
 	struct prdma_wc wc[16];
 	int n, i, ret;
 
-	n = prdma_cq_poll(g->e->rcq, RTE_DIM(wc), wc);
+	n = prdma_cq_poll(g->e->rc.rcq, RTE_DIM(wc), wc);
 	for (i = 0; i < n; i++) {
 		if (wc[i].status != PRDMA_WC_SUCCESS || wc[i].opcode != PRDMA_WC_RECV) {
 			EX_ERR("gateway: receive completion: %s",
@@ -82,7 +82,7 @@ og_gateway_step(void *arg)
 		if (ret < 0)
 			return ret;
 	}
-	n = prdma_cq_poll(g->e->scq, RTE_DIM(wc), wc);
+	n = prdma_cq_poll(g->e->rc.scq, RTE_DIM(wc), wc);
 	for (i = 0; i < n; i++) {
 		if (wc[i].status != PRDMA_WC_SUCCESS) {
 			EX_ERR("gateway: acknowledgement write: %s",

@@ -86,24 +86,18 @@ parse_args(int argc, char **argv, struct pp_conf *conf, const char **devargs)
 static int
 pp_end_open(struct pp_end *e, const char *devargs, size_t mem_len)
 {
-	if (ex_dev_open(&e->d, devargs) < 0)
+	if (ex_rc_end_open(&e->rc, devargs, PP_SQ_DEPTH, PP_RQ_DEPTH, 64) < 0)
 		return -1;
-	if (!(e->d.attr.flags & PRDMA_DEV_CAP_IN_ORDER_DMA)) {
+	/* The consumer reads a slot once the producer index says it is
+	 * written: that holds only if the WRITEs land in order. */
+	if (!(e->rc.d.attr.flags & PRDMA_DEV_CAP_IN_ORDER_DMA)) {
 		EX_ERR("%s does not place data in order; this ring protocol needs it",
 		       devargs);
 		return -1;
 	}
-	e->scq = ex_cq_create(&e->d, PP_SQ_DEPTH);
-	e->rcq = ex_cq_create(&e->d, PP_RQ_DEPTH);
-	if (e->scq == NULL || e->rcq == NULL)
-		return -1;
-	e->qp = ex_qp_create(&e->d, PRDMA_QPT_RC, e->scq, e->rcq, PP_SQ_DEPTH,
-			     PP_RQ_DEPTH, 64);
-	if (e->qp == NULL)
-		return -1;
-	if (ex_buf_alloc(&e->d, &e->mem, mem_len,
+	if (ex_buf_alloc(&e->rc.d, &e->mem, mem_len,
 			 PRDMA_ACCESS_LOCAL_WRITE | PRDMA_ACCESS_REMOTE_WRITE) < 0 ||
-	    ex_buf_alloc(&e->d, &e->small, RTE_CACHE_LINE_SIZE, PRDMA_ACCESS_LOCAL_WRITE) < 0)
+	    ex_buf_alloc(&e->rc.d, &e->small, RTE_CACHE_LINE_SIZE, PRDMA_ACCESS_LOCAL_WRITE) < 0)
 		return -1;
 	return 0;
 }
@@ -111,15 +105,9 @@ pp_end_open(struct pp_end *e, const char *devargs, size_t mem_len)
 static void
 pp_end_close(struct pp_end *e)
 {
-	if (e->qp != NULL && prdma_qp_destroy(e->qp) < 0)
-		EX_ERR("QP destroy: %s", rte_strerror(rte_errno));
-	ex_buf_free(&e->mem);
-	ex_buf_free(&e->small);
-	if (e->scq != NULL)
-		prdma_cq_destroy(e->scq);
-	if (e->rcq != NULL)
-		prdma_cq_destroy(e->rcq);
-	ex_dev_close(&e->d);
+	struct ex_buf *const bufs[] = { &e->mem, &e->small };
+
+	ex_rc_end_close(&e->rc, bufs, RTE_DIM(bufs));
 }
 
 static int
@@ -130,12 +118,11 @@ pp_setup(struct pp_end *pe, struct pp_end *ce, const char *const devargs[2])
 	if (pp_end_open(pe, devargs[0], sizeof(struct pp_stage_mem)) < 0 ||
 	    pp_end_open(ce, devargs[1], sizeof(struct pp_ring_mem)) < 0)
 		return -1;
-	if (ex_rc_connect(pe->qp, &pe->d, &ce->d, ce->qp->qp_num, 0x300, 0x400) < 0 ||
-	    ex_rc_connect(ce->qp, &ce->d, &pe->d, pe->qp->qp_num, 0x400, 0x300) < 0)
+	if (ex_rc_connect_pair(&pe->rc, &ce->rc, 0x300, 0x400) < 0)
 		return -1;
 	/* Only the producer receives anything: the credit notifications. */
 	for (i = 0; i < PP_RQ_DEPTH; i++) {
-		if (ex_post_recv(pe->qp, 0, NULL, 0, 0) < 0) {
+		if (ex_post_recv(pe->rc.qp, 0, NULL, 0, 0) < 0) {
 			EX_ERR("posting receives: %s", rte_strerror(rte_errno));
 			return -1;
 		}
@@ -162,7 +149,7 @@ main(int argc, char **argv)
 	memset(&pe, 0, sizeof(pe));
 	memset(&ce, 0, sizeof(ce));
 	memset(&src, 0, sizeof(src));
-	pe.d.id = ce.d.id = -1;             /* nothing to remove yet */
+	pe.rc.d.id = ce.rc.d.id = -1;       /* nothing to remove yet */
 	src.port = RTE_MAX_ETHPORTS;
 	if (parse_args(argc, argv, &conf, devargs) < 0)
 		goto out;

@@ -73,10 +73,7 @@ struct pp_source {
 };
 
 struct pp_end {
-	struct ex_dev d;
-	struct prdma_cq *scq;
-	struct prdma_cq *rcq;
-	struct prdma_qp *qp;
+	struct ex_rc_end rc;
 	struct ex_buf mem;                /* pp_ring_mem or pp_stage_mem */
 	struct ex_buf small;              /* inline-free staging for indices */
 };

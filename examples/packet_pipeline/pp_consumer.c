@@ -58,7 +58,7 @@ pp_credit(struct pp_consumer *c)
 	wr.imm_data = (uint32_t)c->cons;
 	wr.wr.rdma.remote_addr = c->remote_addr;
 	wr.wr.rdma.rkey = c->remote_rkey;
-	ret = prdma_post_send(c->e->qp, &wr, &bad);
+	ret = prdma_post_send(c->e->rc.qp, &wr, &bad);
 	if (ret < 0) {
 		EX_ERR("consumer: credit write: %s", rte_strerror(-ret));
 		return ret;
@@ -80,7 +80,7 @@ pp_consumer_step(void *arg)
 
 	/* Polling the send CQ also drives the device's engine, which is what
 	 * places the producer's WRITEs in our memory. */
-	n = prdma_cq_poll(c->e->scq, RTE_DIM(wc), wc);
+	n = prdma_cq_poll(c->e->rc.scq, RTE_DIM(wc), wc);
 	for (i = 0; i < n; i++) {
 		if (wc[i].status != PRDMA_WC_SUCCESS) {
 			EX_ERR("consumer: credit write completion: %s",

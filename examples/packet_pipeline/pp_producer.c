@@ -31,7 +31,7 @@ pp_post_write(struct pp_producer *p, void *src, uint32_t len, uint32_t lkey,
 	wr.send_flags = flags;
 	wr.wr.rdma.remote_addr = raddr;
 	wr.wr.rdma.rkey = p->remote_rkey;
-	ret = prdma_post_send(p->e->qp, &wr, &bad);
+	ret = prdma_post_send(p->e->rc.qp, &wr, &bad);
 	if (ret < 0) {
 		EX_ERR("producer: RDMA WRITE of %" PRIu32 " bytes: %s", len, rte_strerror(-ret));
 		return ret;
@@ -79,7 +79,7 @@ pp_producer_poll(struct pp_producer *p)
 	struct prdma_wc wc[16];
 	int n, i, ret;
 
-	n = prdma_cq_poll(p->e->rcq, RTE_DIM(wc), wc);
+	n = prdma_cq_poll(p->e->rc.rcq, RTE_DIM(wc), wc);
 	for (i = 0; i < n; i++) {
 		if (wc[i].status != PRDMA_WC_SUCCESS ||
 		    wc[i].opcode != PRDMA_WC_RECV_RDMA_WITH_IMM) {
@@ -91,11 +91,11 @@ pp_producer_poll(struct pp_producer *p)
 		 * is never more than a ring behind ours. */
 		p->cons_seen = RTE_MAX(p->cons_seen,
 				       p->prod - (uint32_t)((uint32_t)p->prod - wc[i].imm_data));
-		ret = ex_post_recv(p->e->qp, 0, NULL, 0, 0);
+		ret = ex_post_recv(p->e->rc.qp, 0, NULL, 0, 0);
 		if (ret < 0)
 			return ret;
 	}
-	n = prdma_cq_poll(p->e->scq, RTE_DIM(wc), wc);
+	n = prdma_cq_poll(p->e->rc.scq, RTE_DIM(wc), wc);
 	for (i = 0; i < n; i++) {
 		if (wc[i].status != PRDMA_WC_SUCCESS) {
 			EX_ERR("producer: WRITE completion: %s",
