@@ -95,6 +95,23 @@ int ex_rc_connect_pair(struct ex_rc_end *a, struct ex_rc_end *b, uint32_t a_psn,
 /* RESET -> INIT -> RTR -> RTS of a UD QP with Q_Key @p qkey. */
 int ex_ud_up(struct prdma_qp *qp, uint32_t qkey, uint32_t sq_psn);
 
+/*
+ * Selective signaling: PRDMA_SEND_SIGNALED for one send in @p every and for
+ * the run's @p last one, else 0. A signaled completion also vouches for the
+ * unsignaled sends posted before it, which is all a sender needs to know to
+ * reuse their send-queue slots, and the last one is signaled so that the
+ * run ends with nothing unaccounted for.
+ */
+static inline uint32_t
+ex_signal_every(uint32_t *unsignaled, uint32_t every, int last)
+{
+	if (++*unsignaled == every || last) {
+		*unsignaled = 0;
+		return PRDMA_SEND_SIGNALED;
+	}
+	return 0;
+}
+
 /* Post one receive of [addr, addr + len); no SGE when @p len is 0 (a
  * receive that only takes a WRITE with immediate's notification). */
 int ex_post_recv(struct prdma_qp *qp, uint64_t wr_id, void *addr, uint32_t len,

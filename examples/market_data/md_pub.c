@@ -47,11 +47,8 @@ md_send(struct md_pub *p)
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
 	wr.opcode = PRDMA_WR_SEND;
-	wr.send_flags = PRDMA_SEND_INLINE;
-	if (++p->unsignaled == MD_SIGNAL_EVERY || p->seq + 1 == p->conf->ticks) {
-		wr.send_flags |= PRDMA_SEND_SIGNALED;
-		p->unsignaled = 0;
-	}
+	wr.send_flags = PRDMA_SEND_INLINE |
+		ex_signal_every(&p->unsignaled, MD_SIGNAL_EVERY, p->seq + 1 == p->conf->ticks);
 	wr.wr.ud.ah = p->ah;
 	wr.wr.ud.remote_qpn = MD_MCAST_QPN;
 	wr.wr.ud.remote_qkey = MD_QKEY;

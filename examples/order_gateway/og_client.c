@@ -30,11 +30,8 @@ og_client_send(struct og_client *c)
 	/* Inline: the order is copied at post time, so it may live on the stack
 	 * and needs no MR. Only one send in OG_SIGNAL_EVERY completes, which
 	 * is enough to know when send-queue slots are free again. */
-	wr.send_flags = PRDMA_SEND_INLINE;
-	if (++c->unsignaled == OG_SIGNAL_EVERY || c->sent + 1 == c->conf->orders) {
-		wr.send_flags |= PRDMA_SEND_SIGNALED;
-		c->unsignaled = 0;
-	}
+	wr.send_flags = PRDMA_SEND_INLINE |
+		ex_signal_every(&c->unsignaled, OG_SIGNAL_EVERY, c->sent + 1 == c->conf->orders);
 	ret = prdma_post_send(c->e->rc.qp, &wr, &bad);
 	if (ret < 0) {
 		EX_ERR("client: posting order %" PRIu32 ": %s", c->sent, rte_strerror(-ret));

@@ -46,10 +46,8 @@ og_gateway_ack(struct og_gateway *g, const struct prdma_wc *wc)
 	wr.imm_data = slot;
 	wr.wr.rdma.remote_addr = g->ring_addr + slot * sizeof(struct og_ack);
 	wr.wr.rdma.rkey = g->ring_rkey;
-	if (++g->unsignaled == OG_SIGNAL_EVERY || g->served + 1 == g->conf->orders) {
-		wr.send_flags = PRDMA_SEND_SIGNALED;
-		g->unsignaled = 0;
-	}
+	wr.send_flags = ex_signal_every(&g->unsignaled, OG_SIGNAL_EVERY,
+					g->served + 1 == g->conf->orders);
 	ret = prdma_post_send(g->e->rc.qp, &wr, &bad);
 	if (ret < 0) {
 		EX_ERR("gateway: acknowledging order %" PRIu64 ": %s", o->order_id,

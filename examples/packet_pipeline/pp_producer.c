@@ -161,11 +161,9 @@ pp_producer_step(void *arg)
 	if (p->prod != first) {
 		p->batches++;
 		ret = pp_flush(p, first, p->prod,
-			       ++p->unsignaled == PP_SIGNAL_EVERY || done);
+			       ex_signal_every(&p->unsignaled, PP_SIGNAL_EVERY, done) != 0);
 		if (ret < 0)
 			return ret;
-		if (p->unsignaled == PP_SIGNAL_EVERY || done)
-			p->unsignaled = 0;
 	} else if (done && p->unsignaled != 0) {
 		/* Nothing new, but the last batches went unsignaled. */
 		ret = pp_flush(p, p->prod, p->prod, 1);
