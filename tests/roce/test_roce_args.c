@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include <rte_errno.h>
+
 #include "roce.h"
 
 static void
@@ -108,6 +110,44 @@ test_invalid(void **state)
 	}
 }
 
+/* max_qp=: the QP table size, bounded; the default holds 16,384 QPs. */
+static void
+test_max_qp(void **state)
+{
+	static const char *const bad[] = {
+		"ring=a,max_qp=0",
+		"ring=a,max_qp=1048575",        /* ROCE_MAX_QP_LIMIT + 1 */
+		"ring=a,max_qp=4294967298",
+		"ring=a,max_qp=-1",
+		"ring=a,max_qp=many",
+		"ring=a,max_qp=16k",
+		"ring=a,max_qp= 16",
+		"ring=a,max_qp=",
+		"ring=a,max_qp",
+		"ring=a,max_qp=8,max_qp=9",
+	};
+	struct roce_cfg c;
+	unsigned int i;
+
+	(void)state;
+	assert_int_equal(roce_args_parse("ring=a", &c), 0);
+	assert_int_equal(c.max_qp, ROCE_DEFAULT_MAX_QP);
+	assert_true(c.max_qp >= 16384);
+	assert_int_equal(roce_args_parse("ring=a,max_qp=1", &c), 0);
+	assert_int_equal(c.max_qp, 1);
+	assert_int_equal(roce_args_parse("ring=a,max_qp=100", &c), 0);
+	assert_int_equal(c.max_qp, 100);
+	assert_int_equal(roce_args_parse("ring=a,max_qp=0x10000", &c), 0);
+	assert_int_equal(c.max_qp, 65536);
+	assert_int_equal(roce_args_parse("ring=a,max_qp=1048574", &c), 0);
+	assert_int_equal(c.max_qp, ROCE_MAX_QP_LIMIT);
+	for (i = 0; i < RTE_DIM(bad); i++) {
+		rte_errno = 0;
+		if (roce_args_parse(bad[i], &c) != -EINVAL)
+			fail_msg("\"%s\" was accepted", bad[i]);
+	}
+}
+
 int
 main(void)
 {
@@ -115,6 +155,7 @@ main(void)
 		cmocka_unit_test(test_ring_defaults),
 		cmocka_unit_test(test_all_keys),
 		cmocka_unit_test(test_invalid),
+		cmocka_unit_test(test_max_qp),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -38,9 +38,15 @@ extern int roce_logtype;
 	rte_log(RTE_LOG_ ## level, roce_logtype, "roce: " fmt "\n", ##__VA_ARGS__)
 
 /* Limits this provider enforces (reported by dev_query). */
-#define ROCE_MAX_QP_SLOTS   1024          /* QPN low 10 bits index the table */
-#define ROCE_QPN_SLOT_BITS  10
-#define ROCE_MAX_QP         (ROCE_MAX_QP_SLOTS - 2)
+/*
+ * QPs: max_qp= (default ROCE_DEFAULT_MAX_QP) sizes the QP table at probe to
+ * the power of two above max_qp + 2 (QPN 0 unused, QPN 1 the GSI QP); a
+ * QPN's low bits index it, the rest change on every reuse of the slot. The
+ * ceiling keeps at least 4 such bits in a 24-bit QPN.
+ */
+#define ROCE_DEFAULT_MAX_QP ((1u << 15) - 2)
+#define ROCE_MAX_QP_LIMIT   ((1u << 20) - 2)
+#define ROCE_QPN_BITS       24
 #define ROCE_MAX_QP_WR      4096
 #define ROCE_MAX_SGE        8
 #define ROCE_MAX_INLINE     256
@@ -94,6 +100,7 @@ struct roce_cfg {
 	uint32_t fault_delay_us;
 	uint8_t mcast_loop;       /* own multicast sends reach own QPs */
 	uint8_t igmp;             /* send IGMPv2/MLDv2 membership reports */
+	uint32_t max_qp;          /* QPs the device holds (QP table size) */
 };
 
 /* The keys accepted in devargs (NULL terminated). */
@@ -529,6 +536,9 @@ struct roce_qp {
 };
 
 /* roce_qp.c */
+/* The QP table and the engine's marks, sized from cfg.max_qp (probe). */
+int roce_qp_table_init(struct roce_dev *dev, int socket);
+void roce_qp_table_fini(struct roce_dev *dev);
 int roce_qp_create(struct prdma_qp *qp, struct prdma_qp_init_attr *attr);
 int roce_qp_modify(struct prdma_qp *qp, const struct prdma_qp_attr *attr,
 		   uint32_t mask);
@@ -608,11 +618,29 @@ struct roce_dev {
 	uint32_t busy;
 	uint64_t now;             /* TSC read once at the start of a step */
 
-	/* objects (changed only with the engine flag held) */
-	struct roce_qp *qp_tbl[ROCE_MAX_QP_SLOTS];
-	struct roce_qp *qps[ROCE_MAX_QP_SLOTS];
+	/*
+	 * QPs (changed only with the engine flag held). qp_tbl has
+	 * qp_slot_mask + 1 entries, allocated at probe from max_qp=.
+	 * The engine steps only QPs with work: qp_act has a bit per slot, set
+	 * by whoever gives a QP work (post_send from any thread: atomically);
+	 * qp_act_sum has a bit per word of qp_act, so a step finds the marked
+	 * QPs without reading the whole map. QPs that wait only for a timer
+	 * have their bit in qp_tmr (engine only) and are looked at when the
+	 * earliest deadline, timer_next, has come.
+	 */
+	struct roce_qp **qp_tbl;
+	uint32_t qp_slot_mask;
+	uint32_t qp_slot_bits;
 	uint32_t nb_qps;
 	uint32_t qp_slot_next;
+	uint32_t qp_act_words;    /* words of qp_act and qp_tmr */
+	uint32_t qp_sum_words;    /* words of qp_act_sum */
+	uint32_t qp_run_next;     /* slot the next step starts from */
+	uint64_t *qp_act;
+	uint64_t *qp_act_sum;
+	uint64_t *qp_tmr;
+	uint64_t timer_next;      /* TSC of the earliest armed timer, or later */
+	uint32_t *qpn_gen;        /* the upper QPN bits last given to each slot */
 	struct roce_key *keys;
 	uint32_t key_next;
 	uint32_t nb_mr;
@@ -705,13 +733,39 @@ void roce_frame_send(struct roce_dev *dev, struct rte_mbuf *m,
 		     const struct roce_path *path, uint32_t tlen);
 
 /* roce_dev.c */
-uint32_t roce_qpn_slot(uint32_t qpn);
 static inline struct roce_qp *
 roce_qp_lookup(struct roce_dev *dev, uint32_t qpn)
 {
-	struct roce_qp *qp = dev->qp_tbl[qpn & (ROCE_MAX_QP_SLOTS - 1)];
+	struct roce_qp *qp = dev->qp_tbl[qpn & dev->qp_slot_mask];
 
 	return (qp != NULL && qp->base.qp_num == qpn) ? qp : NULL;
+}
+
+/*
+ * Mark @qp as having work for the engine, from any thread: the release
+ * orders the work (a published sq_head) before the mark the engine takes
+ * with acquire. Whoever turns a word non-zero also marks the word.
+ */
+static inline void
+roce_qp_wake(struct roce_qp *qp)
+{
+	struct roce_dev *dev = qp->rdev;
+	uint32_t w = qp->slot >> 6;
+
+	if (__atomic_fetch_or(&dev->qp_act[w], RTE_BIT64(qp->slot & 63),
+			      __ATOMIC_RELEASE) == 0)
+		__atomic_fetch_or(&dev->qp_act_sum[w >> 6], RTE_BIT64(w & 63),
+				  __ATOMIC_RELEASE);
+}
+
+/* The same with the engine flag held: only the holder clears marks, so a
+ * mark seen set stays set and the atomics can be skipped. */
+static inline void
+roce_qp_wake_locked(struct roce_qp *qp)
+{
+	if ((__atomic_load_n(&qp->rdev->qp_act[qp->slot >> 6], __ATOMIC_RELAXED) &
+	     RTE_BIT64(qp->slot & 63)) == 0)
+		roce_qp_wake(qp);
 }
 
 /* Raise a QP event. */

@@ -33,6 +33,7 @@
 #define ROCE_ARG_DELAY_US "fault_delay_us"
 #define ROCE_ARG_MCAST_LOOP "mcast_loop"
 #define ROCE_ARG_IGMP     "igmp"
+#define ROCE_ARG_MAX_QP   "max_qp"
 
 /* Fault keys: <dir>_<kind>, in the order of the public enums. */
 static const char *const fault_keys[PRDMA_ROCE_FAULT_DIR_NB][PRDMA_ROCE_FAULT_KIND_NB] = {
@@ -45,6 +46,7 @@ const char *const roce_args_keys[] = {
 	ROCE_ARG_MTU, ROCE_ARG_PCAP, ROCE_ARG_PROGRESS, ROCE_ARG_NAME,
 	ROCE_ARG_BURST, ROCE_ARG_IFACE, ROCE_ARG_VERSION, ROCE_ARG_ECN, ROCE_ARG_CC,
 	ROCE_ARG_CNP_US, ROCE_ARG_SEED, ROCE_ARG_DELAY_US, ROCE_ARG_ACK_US, ROCE_ARG_MCAST_LOOP, ROCE_ARG_IGMP,
+	ROCE_ARG_MAX_QP,
 	"tx_drop", "tx_dup", "tx_reorder", "tx_corrupt", "tx_delay", "tx_ce",
 	"rx_drop", "rx_dup", "rx_reorder", "rx_corrupt", "rx_delay", "rx_ce",
 	NULL,
@@ -294,6 +296,20 @@ arg_delay_us(const char *key, const char *value, void *opaque)
 	return 0;
 }
 
+/* The QP table is allocated at probe: a bound keeps a typo from asking for
+ * gigabytes, and QPNs keep enough bits above the slot index to vary. */
+static int
+arg_max_qp(const char *key, const char *value, void *opaque)
+{
+	struct roce_cfg *cfg = opaque;
+	uint64_t v;
+
+	if (prdma_args_parse_u64("roce", key, value, 1, ROCE_MAX_QP_LIMIT, &v) < 0)
+		return -EINVAL;
+	cfg->max_qp = (uint32_t)v;
+	return 0;
+}
+
 /* A rate: parts per million ("10000"), or a percentage ("1%", "0.1%"). */
 static int
 arg_fault(const char *key, const char *value, void *opaque)
@@ -340,6 +356,7 @@ static const struct {
 	{ ROCE_ARG_ACK_US, arg_ack_us },
 	{ ROCE_ARG_SEED, arg_seed },
 	{ ROCE_ARG_DELAY_US, arg_delay_us },
+	{ ROCE_ARG_MAX_QP, arg_max_qp },
 	{ "tx_drop", arg_fault }, { "tx_dup", arg_fault }, { "tx_reorder", arg_fault },
 	{ "tx_corrupt", arg_fault }, { "tx_delay", arg_fault }, { "tx_ce", arg_fault },
 	{ "rx_drop", arg_fault }, { "rx_dup", arg_fault }, { "rx_reorder", arg_fault },
@@ -390,6 +407,7 @@ roce_args_parse(const char *args, struct roce_cfg *cfg)
 	cfg->fault_seed = 1;
 	cfg->fault_delay_us = 100;
 	cfg->mcast_loop = 1;
+	cfg->max_qp = ROCE_DEFAULT_MAX_QP;
 	kv = prdma_args_parse("roce", args, roce_args_keys);
 	if (kv == NULL)
 		return -EINVAL;

@@ -153,6 +153,7 @@ dev_free(struct roce_dev *dev)
 		if (dev->own_mp)
 			rte_mempool_free(dev->mp);
 	}
+	roce_qp_table_fini(dev);
 	rte_free(dev->keys);
 	rte_free(dev);
 }
@@ -254,8 +255,10 @@ roce_probe(struct prdma_dev *pdev, const char *args)
 	dev->burst = dev->cfg.burst;
 	dev->tsc_hz = rte_get_tsc_hz();
 	dev->key_next = 1 + (prdma_random32() % (ROCE_MAX_KEYS - 1));
-	dev->qp_slot_next = 2;
 	pdev->priv = dev;
+	ret = roce_qp_table_init(dev, pdev->socket_id);
+	if (ret < 0)
+		goto err;
 
 	if (dev->cfg.ring[0] != '\0') {
 		ret = roce_link_attach(dev, dev->cfg.ring, dev->cfg.side);
@@ -384,7 +387,7 @@ roce_dev_query(struct prdma_dev *pdev, struct prdma_dev_attr *a)
 	a->page_size_cap = RTE_PGSIZE_4K | RTE_PGSIZE_2M | RTE_PGSIZE_1G;
 	a->max_transfer_length = ROCE_MAX_MSG;
 	a->max_inline_data = ROCE_MAX_INLINE;
-	a->max_qp = ROCE_MAX_QP;
+	a->max_qp = dev->cfg.max_qp;
 	a->max_qp_wr = ROCE_MAX_QP_WR;
 	a->max_send_sge = ROCE_MAX_SGE;
 	a->max_recv_sge = ROCE_MAX_SGE;
@@ -400,7 +403,7 @@ roce_dev_query(struct prdma_dev *pdev, struct prdma_dev_attr *a)
 	a->max_srq_sge = ROCE_MAX_SGE;
 	a->max_qp_rd_atom = ROCE_MAX_RD_ATOMIC;
 	a->max_qp_init_rd_atom = ROCE_MAX_RD_ATOMIC;
-	a->max_res_rd_atom = ROCE_MAX_RD_ATOMIC * ROCE_MAX_QP;
+	a->max_res_rd_atom = ROCE_MAX_RD_ATOMIC * dev->cfg.max_qp;
 	a->max_mcast_grp = ROCE_MCAST_MAX_GRP;
 	a->max_mcast_qp_attach = ROCE_MCAST_MAX_QP_ATTACH;
 	a->max_total_mcast_qp_attach = ROCE_MCAST_MAX_TOTAL;

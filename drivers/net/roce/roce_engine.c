@@ -199,6 +199,8 @@ roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m)
 		if (qp != NULL) {
 			qp->cnt[PRDMA_QP_CNT_CNP_RCVD]++;
 			roce_cc_cnp(qp, rte_rdtsc());
+			/* limited now: its rate recovers in the steps */
+			roce_qp_wake_locked(qp);
 		}
 		return;
 	}
@@ -230,6 +232,8 @@ roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m)
 		roce_req_rx(qp, &pkt, dev->now);
 	else
 		roce_resp_rx(qp, &pkt);
+	/* Completions, responses, or a window opened: the step runs it. */
+	roce_qp_wake_locked(qp);
 }
 
 static unsigned int
@@ -328,10 +332,192 @@ qp_step(struct roce_qp *qp, uint64_t now)
 	return n;
 }
 
+/*
+ * Whether @qp can do something in the next step without a frame or a
+ * timer: responses queued, a rate to recover, or work not yet sent. A QP
+ * waiting for ACKs is not busy: a frame for it marks it again.
+ */
+static inline bool
+qp_busy(struct roce_qp *qp)
+{
+	uint8_t state = qp->base.state;
+
+	if (qp->out_head != qp->out_tail || unlikely(qp->cc.limited))
+		return true;
+	if ((state != PRDMA_QPS_RTS && state != PRDMA_QPS_SQD) || qp->in_rnr_wait ||
+	    qp->tx_halt)
+		return false;
+	/* acquire: pairs with post_send's release of sq_head */
+	return qp->sq_next != __atomic_load_n(&qp->sq_head, __ATOMIC_ACQUIRE);
+}
+
+/* After @qp ran: marked for the next step if busy, else its timer noted. */
+static inline void
+qp_settle(struct roce_dev *dev, struct roce_qp *qp)
+{
+	uint64_t due;
+
+	if (qp_busy(qp)) {
+		roce_qp_wake_locked(qp);
+		return;
+	}
+	if (qp->in_rnr_wait)
+		due = qp->rnr_tsc;
+	else if (qp->timer_tsc != 0)
+		due = qp->timer_tsc;
+	else
+		return;
+	dev->qp_tmr[qp->slot >> 6] |= RTE_BIT64(qp->slot & 63);
+	if (due < dev->timer_next)
+		dev->timer_next = due;
+}
+
+/*
+ * The earliest deadline has come: mark the QPs whose timer expired and
+ * find the next deadline. Deadlines only move later once armed (an ACK
+ * restarts the timer), so timer_next may be early, never late.
+ */
+static void
+timers_scan(struct roce_dev *dev, uint64_t now)
+{
+	uint64_t next = UINT64_MAX, bits, due;
+	struct roce_qp *qp;
+	uint32_t w, slot;
+
+	for (w = 0; w < dev->qp_act_words; w++) {
+		bits = dev->qp_tmr[w];
+		while (bits != 0) {
+			slot = w * 64 + rte_bsf64(bits);
+			bits &= bits - 1;
+			qp = dev->qp_tbl[slot];
+			due = 0;
+			if (qp != NULL)
+				due = qp->in_rnr_wait ? qp->rnr_tsc : qp->timer_tsc;
+			if (due == 0 || due <= now) {
+				/* gone, disarmed, or due: a step settles it again */
+				dev->qp_tmr[w] &= ~RTE_BIT64(slot & 63);
+				if (due != 0)
+					roce_qp_wake_locked(qp);
+				continue;
+			}
+			if (due < next)
+				next = due;
+		}
+	}
+	dev->timer_next = next;
+}
+
+/*
+ * A go-back-N resend may wait for room in the port behind many other QPs:
+ * its ACK timer counts from when it left, not from the timeout that asked
+ * for it, or a busy port times the resend out before it is even sent and
+ * thousands of QPs retry themselves out together.
+ */
+static inline void
+resend_timer(struct roce_qp *qp, uint64_t rtx, uint64_t now)
+{
+	if (unlikely(qp->cnt[PRDMA_QP_CNT_RETRANSMITS] != rtx) && qp->timer_tsc != 0)
+		qp->timer_tsc = now + roce_ack_timeout_ns(qp->timeout) *
+			qp->rdev->tsc_hz / 1000000000ull;
+}
+
+static unsigned int
+qp_run(struct roce_dev *dev, struct roce_qp *qp, uint64_t now)
+{
+	uint64_t rtx = qp->cnt[PRDMA_QP_CNT_RETRANSMITS];
+	unsigned int work;
+
+	work = qp_step(qp, now);
+	resend_timer(qp, rtx, now);
+	if (qp->out_head != qp->out_tail && !ack_held(qp, now))
+		work += roce_resp_tx(qp);
+	qp_settle(dev, qp);
+	return work;
+}
+
+/*
+ * Run the QPs of word @w marked in @bits, @bits first then @later. When the
+ * port takes no more frames, the rest keep their marks and the next step
+ * starts with the QP that was next: false then.
+ */
+static bool
+word_run(struct roce_dev *dev, uint32_t w, uint64_t bits, uint64_t later,
+	 uint64_t now, unsigned int *work)
+{
+	struct roce_qp *qp;
+	uint32_t slot;
+
+	for (;;) {
+		if (bits == 0) {
+			if (later == 0)
+				return true;
+			bits = later;
+			later = 0;
+		}
+		slot = w * 64 + rte_bsf64(bits);
+		if (unlikely(dev->txq_len >= ROCE_TXQ_SIZE)) {
+			tx_flush(dev);
+			if (dev->txq_len >= ROCE_TXQ_SIZE) {
+				bits |= later;
+				if (__atomic_fetch_or(&dev->qp_act[w], bits,
+						      __ATOMIC_RELAXED) == 0)
+					__atomic_fetch_or(&dev->qp_act_sum[w >> 6],
+							  RTE_BIT64(w & 63), __ATOMIC_RELAXED);
+				dev->qp_run_next = slot;
+				return false;
+			}
+		}
+		bits &= bits - 1;
+		qp = dev->qp_tbl[slot];
+		if (qp != NULL)
+			*work += qp_run(dev, qp, now);
+	}
+}
+
+/*
+ * Run the marked QPs, only those: a step costs the same with many idle
+ * QPs. The walk starts where the previous step stopped for lack of room in
+ * the port and wraps around, so every QP waiting to send (or to answer)
+ * gets its turn in table order, none starved by those before it.
+ */
+static unsigned int
+qps_run(struct roce_dev *dev, uint64_t now)
+{
+	uint32_t n = dev->qp_sum_words, w0 = dev->qp_run_next >> 6, s0 = w0 >> 6;
+	uint64_t wlow = RTE_BIT64(w0 & 63) - 1, blow = RTE_BIT64(dev->qp_run_next & 63) - 1;
+	uint64_t mask, sum, bits;
+	unsigned int work = 0;
+	uint32_t i, s, w;
+
+	for (i = 0; i <= n; i++) {
+		/* s0 twice: the words from w0 first, those below it last */
+		s = (s0 + i) % n;
+		mask = i == 0 ? ~wlow : i == n ? wlow : UINT64_MAX;
+		if ((__atomic_load_n(&dev->qp_act_sum[s], __ATOMIC_RELAXED) & mask) == 0)
+			continue;
+		/* acquire: pairs with roce_qp_wake's release */
+		sum = __atomic_fetch_and(&dev->qp_act_sum[s], ~mask, __ATOMIC_ACQUIRE) & mask;
+		while (sum != 0) {
+			w = s * 64 + rte_bsf64(sum);
+			sum &= sum - 1;
+			bits = __atomic_exchange_n(&dev->qp_act[w], 0, __ATOMIC_ACQUIRE);
+			if (w == w0 && i == 0 ?
+			    !word_run(dev, w, bits & ~blow, bits & blow, now, &work) :
+			    !word_run(dev, w, bits, 0, now, &work)) {
+				if (sum != 0)
+					__atomic_fetch_or(&dev->qp_act_sum[s], sum,
+							  __ATOMIC_RELAXED);
+				return work;
+			}
+		}
+	}
+	return work;
+}
+
 int
 roce_engine_step(struct roce_dev *dev)
 {
-	unsigned int work, i;
+	unsigned int work;
 	uint64_t now;
 
 	now = rte_rdtsc();
@@ -343,12 +529,9 @@ roce_engine_step(struct roce_dev *dev)
 	 * must not leave the sender waiting for an ACK until it retries out.
 	 */
 	work = rx_burst(dev);
-	for (i = 0; i < dev->nb_qps; i++) {
-		work += qp_step(dev->qps[i], now);
-		if (dev->qps[i]->out_head != dev->qps[i]->out_tail &&
-		    !ack_held(dev->qps[i], now))
-			work += roce_resp_tx(dev->qps[i]);
-	}
+	if (unlikely(now >= dev->timer_next))
+		timers_scan(dev, now);
+	work += qps_run(dev, now);
 	tx_flush(dev);
 	return (int)work;
 }
@@ -377,10 +560,19 @@ roce_engine_kick(struct roce_dev *dev, struct roce_qp *qp)
 	if (qp->out_head != qp->out_tail && !ack_held(qp, 0))
 		roce_resp_tx(qp);
 	if (qp->base.state == PRDMA_QPS_RTS || qp->base.state == PRDMA_QPS_SQD) {
+		uint64_t rtx = qp->cnt[PRDMA_QP_CNT_RETRANSMITS];
+
 		/* 0: the requester reads the TSC only if it arms a timer. */
 		roce_req_tx(qp, 0);
+		if (unlikely(qp->cnt[PRDMA_QP_CNT_RETRANSMITS] != rtx))
+			resend_timer(qp, rtx, rte_rdtsc());
 		roce_req_complete(qp);
 	}
+	/* What is left (a full staging area, a QP in ERR) is the engine's. */
+	if (unlikely(qp->base.state == PRDMA_QPS_ERR))
+		roce_qp_wake_locked(qp);
+	else
+		qp_settle(dev, qp);
 	tx_flush(dev);
 }
 

@@ -169,6 +169,9 @@ roce_post_send(struct prdma_qp *pqp, const struct prdma_send_wr *wr,
 	if (!dev->cfg.progress_thread && roce_engine_trylock(dev)) {
 		roce_engine_kick(dev, qp);
 		roce_engine_unlock(dev);
+	} else {
+		/* the engine steps only marked QPs */
+		roce_qp_wake(qp);
 	}
 	return ret;
 }

@@ -164,10 +164,63 @@ qp_sport(uint32_t qpn)
 	return (uint16_t)(0xc000 | (h >> 18));
 }
 
+int
+roce_qp_table_init(struct roce_dev *dev, int socket)
+{
+	uint32_t slots = rte_align32pow2(dev->cfg.max_qp + 2);
+
+	dev->qp_slot_mask = slots - 1;
+	dev->qp_slot_bits = (uint32_t)rte_bsf32(slots);
+	dev->qp_act_words = RTE_MAX(slots / 64, 1u);
+	dev->qp_sum_words = (dev->qp_act_words + 63) / 64;
+	dev->qp_slot_next = 2;
+	dev->timer_next = UINT64_MAX;
+	dev->qp_tbl = rte_zmalloc_socket("roce_qp_tbl", sizeof(*dev->qp_tbl) * slots,
+					 RTE_CACHE_LINE_SIZE, socket);
+	dev->qpn_gen = rte_zmalloc_socket("roce_qpn_gen", sizeof(*dev->qpn_gen) * slots,
+					  RTE_CACHE_LINE_SIZE, socket);
+	dev->qp_act = rte_zmalloc_socket("roce_qp_act", sizeof(uint64_t) * dev->qp_act_words,
+					 RTE_CACHE_LINE_SIZE, socket);
+	dev->qp_act_sum = rte_zmalloc_socket("roce_qp_sum",
+					     sizeof(uint64_t) * dev->qp_sum_words,
+					     RTE_CACHE_LINE_SIZE, socket);
+	dev->qp_tmr = rte_zmalloc_socket("roce_qp_tmr", sizeof(uint64_t) * dev->qp_act_words,
+					 RTE_CACHE_LINE_SIZE, socket);
+	if (dev->qp_tbl == NULL || dev->qpn_gen == NULL || dev->qp_act == NULL ||
+	    dev->qp_act_sum == NULL || dev->qp_tmr == NULL) {
+		ROCE_LOG(ERR, "max_qp=%u: no memory for a table of %u QPs",
+			 dev->cfg.max_qp, slots);
+		roce_qp_table_fini(dev);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void
+roce_qp_table_fini(struct roce_dev *dev)
+{
+	rte_free(dev->qp_tbl);
+	rte_free(dev->qpn_gen);
+	rte_free(dev->qp_act);
+	rte_free(dev->qp_act_sum);
+	rte_free(dev->qp_tmr);
+	dev->qp_tbl = NULL;
+	dev->qpn_gen = NULL;
+	dev->qp_act = NULL;
+	dev->qp_act_sum = NULL;
+	dev->qp_tmr = NULL;
+}
+
+/*
+ * A free slot, round robin (a destroyed QP's slot is the last one taken
+ * again), and new upper QPN bits for it: random, so QPNs differ across
+ * runs, and never those the slot had last, so a QPN does not come back
+ * right after its QP is destroyed even when one slot is free.
+ */
 static int
 qpn_alloc(struct roce_dev *dev, int gsi, uint32_t *qpn)
 {
-	uint32_t i, slot;
+	uint32_t i, slot, gen, ngen = 1u << (ROCE_QPN_BITS - dev->qp_slot_bits);
 
 	if (gsi) {
 		if (dev->qp_tbl[1] != NULL)
@@ -175,14 +228,20 @@ qpn_alloc(struct roce_dev *dev, int gsi, uint32_t *qpn)
 		*qpn = 1;
 		return 1;
 	}
-	for (i = 0; i < ROCE_MAX_QP_SLOTS; i++) {
+	for (i = 0; i <= dev->qp_slot_mask; i++) {
 		slot = dev->qp_slot_next;
-		dev->qp_slot_next = slot + 1 >= ROCE_MAX_QP_SLOTS ? 2 : slot + 1;
-		if (slot >= 2 && dev->qp_tbl[slot] == NULL) {
-			/* Random upper bits: QPNs differ across runs and reuse. */
-			*qpn = ((prdma_random32() & 0x3fff) << ROCE_QPN_SLOT_BITS) | slot;
-			return (int)slot;
-		}
+		dev->qp_slot_next = slot + 1 > dev->qp_slot_mask ? 2 : slot + 1;
+		if (slot < 2 || dev->qp_tbl[slot] != NULL)
+			continue;
+		gen = (dev->qpn_gen[slot] + 1 + prdma_random32() % (ngen - 1)) & (ngen - 1);
+		/* 0xffffff is the multicast QPN */
+		if (((gen << dev->qp_slot_bits) | slot) == 0xffffff)
+			gen = (gen + 1) & (ngen - 1);
+		if (gen == dev->qpn_gen[slot])
+			gen = (gen + 1) & (ngen - 1);
+		dev->qpn_gen[slot] = gen;
+		*qpn = (gen << dev->qp_slot_bits) | slot;
+		return (int)slot;
 	}
 	return -ENOSPC;
 }
@@ -251,7 +310,7 @@ roce_qp_create(struct prdma_qp *pqp, struct prdma_qp_init_attr *attr)
 			goto err;
 	}
 	roce_engine_lock(dev);
-	slot = dev->nb_qps >= ROCE_MAX_QP && !gsi ? -ENOSPC : qpn_alloc(dev, gsi, &qpn);
+	slot = dev->nb_qps >= dev->cfg.max_qp && !gsi ? -ENOSPC : qpn_alloc(dev, gsi, &qpn);
 	if (slot < 0) {
 		roce_engine_unlock(dev);
 		ret = slot;
@@ -265,7 +324,7 @@ roce_qp_create(struct prdma_qp *pqp, struct prdma_qp_init_attr *attr)
 	if (gsi)
 		qp->qkey = PRDMA_GSI_QKEY;
 	dev->qp_tbl[slot] = qp;
-	dev->qps[dev->nb_qps++] = qp;
+	dev->nb_qps++;
 	roce_engine_unlock(dev);
 
 	attr->cap.max_send_wr = nsq;
@@ -436,6 +495,8 @@ roce_qp_modify(struct prdma_qp *pqp, const struct prdma_qp_attr *a, uint32_t mas
 	} else if (next == PRDMA_QPS_SQD) {
 		qp->sqd_event_sent = 0;
 	}
+	/* The new state may let posted work go (RTS), or drain it (SQD). */
+	roce_qp_wake_locked(qp);
 	roce_engine_unlock(dev);
 	return 0;
 }
@@ -480,19 +541,17 @@ roce_qp_destroy(struct prdma_qp *pqp)
 {
 	struct roce_qp *qp = (struct roce_qp *)pqp;
 	struct roce_dev *dev = qp->rdev;
-	uint32_t i;
+	uint32_t w = qp->slot >> 6;
 
 	roce_engine_lock(dev);
 	if (pqp->state != PRDMA_QPS_RESET)
 		roce_qp_flush(qp);
 	dev->qp_tbl[qp->slot] = NULL;
+	/* A mark left set would only step an empty slot: clear it anyway. */
+	__atomic_fetch_and(&dev->qp_act[w], ~RTE_BIT64(qp->slot & 63), __ATOMIC_RELAXED);
+	dev->qp_tmr[w] &= ~RTE_BIT64(qp->slot & 63);
 	roce_mcast_qp_gone(dev, qp);
-	for (i = 0; i < dev->nb_qps; i++) {
-		if (dev->qps[i] == qp) {
-			dev->qps[i] = dev->qps[--dev->nb_qps];
-			break;
-		}
-	}
+	dev->nb_qps--;
 	roce_engine_unlock(dev);
 	roce_rq_fini(&qp->rq);
 	rte_free(qp->sq_inline);
