@@ -61,7 +61,9 @@ extern int roce_logtype;
 #define ROCE_MAX_AH         65536
 #define ROCE_MAX_RD_ATOMIC  16
 #define ROCE_MAX_MSG        (1u << 31)
-#define ROCE_OUTQ_SIZE      64            /* >= 2 * (MAX_RD_ATOMIC + 1) */
+/* Responses queued by one QP: 2 * (max_dest_rd_atomic + 1) rounded up to a
+ * power of two, READ/atomic answers and the ACKs between them; 64 at most. */
+#define ROCE_OUTQ_SIZE(rd)  rte_align32pow2(2 * ((rd) + 1))
 #define ROCE_ACK_EVERY      64            /* AckReq every N packets of long messages */
 #define ROCE_DEFAULT_BURST  32
 #define ROCE_MAX_BURST      512
@@ -524,9 +526,13 @@ struct roce_qp {
 	uint32_t wr_rkey;
 	uint32_t wr_resid;
 	uint32_t wr_len;
-	struct roce_res res[ROCE_MAX_RD_ATOMIC];
+	/* Sized from max_dest_rd_atomic (grown by modify, never shrunk), in one
+	 * block: most QPs answer no READs and need a few entries, not 64. */
+	struct roce_res *res;     /* res_cap entries */
+	uint32_t res_cap;
 	uint32_t res_next;
-	struct roce_out outq[ROCE_OUTQ_SIZE];
+	struct roce_out *outq;    /* out_mask + 1 entries */
+	uint32_t out_mask;
 	uint32_t out_head;
 	uint32_t out_tail;
 	uint64_t ack_hold_tsc;    /* a lone ACK waits until then (ack_delay_us) */

@@ -295,7 +295,7 @@ ack_held(struct roce_qp *qp, uint64_t now)
 
 	if (likely(qp->rdev->ack_delay_tsc == 0))
 		return false;
-	o = &qp->outq[qp->out_tail & (ROCE_OUTQ_SIZE - 1)];
+	o = &qp->outq[qp->out_tail & qp->out_mask];
 	if (qp->out_head - qp->out_tail != 1 || o->kind != ROCE_OUT_ACK ||
 	    o->syndrome != ROCE_AETH_ACK_NOCREDIT) {
 		qp->ack_hold_tsc = 0;

@@ -265,9 +265,45 @@ qp_reset_state(struct roce_qp *qp)
 	qp->out_head = qp->out_tail = 0;
 	qp->msn = 0;
 	qp->res_next = 0;
-	memset(qp->res, 0, sizeof(qp->res));
+	memset(qp->res, 0, sizeof(*qp->res) * qp->res_cap);
 	qp->comm_est_sent = 0;
 	qp->sqd_event_sent = 0;
+}
+
+/* The responder's block for @rd READ/atomic resources: its outq then res. */
+static void *
+resp_block(uint32_t rd, int socket)
+{
+	return rte_zmalloc_socket("roce_resp", sizeof(struct roce_out) * ROCE_OUTQ_SIZE(rd) +
+				  sizeof(struct roce_res) * rd, RTE_CACHE_LINE_SIZE, socket);
+}
+
+static void
+resp_block_set(struct roce_qp *qp, void *block, uint32_t rd)
+{
+	qp->outq = block;
+	qp->out_mask = ROCE_OUTQ_SIZE(rd) - 1;
+	qp->res = (struct roce_res *)(qp->outq + ROCE_OUTQ_SIZE(rd));
+	qp->res_cap = rd;
+}
+
+/*
+ * Move the responder's state to @block, sized for @rd > res_cap (engine
+ * flag held): queued answers keep their ring positions, resources their
+ * entries. Returns the old block.
+ */
+static void *
+resp_block_grow(struct roce_qp *qp, void *block, uint32_t rd)
+{
+	struct roce_out *old_out = qp->outq;
+	struct roce_res *old_res = qp->res;
+	uint32_t old_mask = qp->out_mask, old_cap = qp->res_cap, i;
+
+	resp_block_set(qp, block, rd);
+	for (i = qp->out_tail; i != qp->out_head; i++)
+		qp->outq[i & qp->out_mask] = old_out[i & old_mask];
+	memcpy(qp->res, old_res, sizeof(*old_res) * old_cap);
+	return old_out;
 }
 
 int
@@ -277,6 +313,7 @@ roce_qp_create(struct prdma_qp *pqp, struct prdma_qp_init_attr *attr)
 	struct roce_dev *dev = roce_dev_of(pqp->dev);
 	int gsi = !!(attr->create_flags & PRDMA_QP_CREATE_GSI);
 	uint32_t nsq, i, qpn;
+	void *block;
 	int slot, ret;
 
 	qp->rdev = dev;
@@ -303,6 +340,13 @@ roce_qp_create(struct prdma_qp *pqp, struct prdma_qp_init_attr *attr)
 			qp->sq[i].inl = qp->sq_inline + (size_t)i * qp->max_inline;
 	}
 	qp->sq_mask = nsq - 1;
+	/* One resource until modify asks for more (max_dest_rd_atomic). */
+	block = resp_block(1, pqp->dev->socket_id);
+	if (block == NULL) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	resp_block_set(qp, block, 1);
 	if (qp->srq == NULL) {
 		ret = roce_rq_init(&qp->rq, attr->cap.max_recv_wr,
 				   RTE_MAX(attr->cap.max_recv_sge, 1u), pqp->dev->socket_id);
@@ -339,6 +383,7 @@ roce_qp_create(struct prdma_qp *pqp, struct prdma_qp_init_attr *attr)
 	return 0;
 err:
 	roce_rq_fini(&qp->rq);
+	rte_free(qp->outq);
 	rte_free(qp->sq_inline);
 	rte_free(qp->sq);
 	return ret;
@@ -427,16 +472,32 @@ roce_qp_modify(struct prdma_qp *pqp, const struct prdma_qp_attr *a, uint32_t mas
 	enum prdma_qp_state cur = (enum prdma_qp_state)pqp->state;
 	enum prdma_qp_state next = (mask & PRDMA_QP_STATE) ? a->qp_state : cur;
 	struct roce_path path;
+	void *block = NULL;
+	uint32_t rd = 0;
 	int ret;
 
+	if ((mask & PRDMA_QP_MAX_DEST_RD_ATOMIC) &&
+	    a->max_dest_rd_atomic > qp->res_cap) {
+		rd = RTE_MIN(a->max_dest_rd_atomic, (uint8_t)ROCE_MAX_RD_ATOMIC);
+		/* allocated outside the engine flag, swapped under it */
+		block = resp_block(rd, pqp->dev->socket_id);
+		if (block == NULL)
+			return -ENOMEM;
+	}
 	if ((mask & PRDMA_QP_AV) && pqp->qp_type != PRDMA_QPT_UD) {
 		ret = roce_path_build(dev, &a->ah_attr, &path);
-		if (ret < 0)
+		if (ret < 0) {
+			rte_free(block);
 			return ret;
+		}
 	}
-	if ((mask & PRDMA_QP_PKEY_INDEX) && a->pkey_index != 0)
+	if ((mask & PRDMA_QP_PKEY_INDEX) && a->pkey_index != 0) {
+		rte_free(block);
 		return -EINVAL;
+	}
 	roce_engine_lock(dev);
+	if (block != NULL)
+		block = resp_block_grow(qp, block, rd);
 	if (mask & PRDMA_QP_AV) {
 		qp->ah_attr = a->ah_attr;
 		if (pqp->qp_type != PRDMA_QPT_UD) {
@@ -498,6 +559,7 @@ roce_qp_modify(struct prdma_qp *pqp, const struct prdma_qp_attr *a, uint32_t mas
 	/* The new state may let posted work go (RTS), or drain it (SQD). */
 	roce_qp_wake_locked(qp);
 	roce_engine_unlock(dev);
+	rte_free(block);
 	return 0;
 }
 
@@ -554,6 +616,7 @@ roce_qp_destroy(struct prdma_qp *pqp)
 	dev->nb_qps--;
 	roce_engine_unlock(dev);
 	roce_rq_fini(&qp->rq);
+	rte_free(qp->outq);
 	rte_free(qp->sq_inline);
 	rte_free(qp->sq);
 	return 0;

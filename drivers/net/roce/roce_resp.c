@@ -14,14 +14,14 @@
 
 #include "roce.h"
 
-#define OUTQ_MASK (ROCE_OUTQ_SIZE - 1)
+#define OUTQ_MASK (qp->out_mask)
 
 static struct roce_out *
 out_push(struct roce_qp *qp)
 {
 	struct roce_out *o;
 
-	if (qp->out_head - qp->out_tail >= ROCE_OUTQ_SIZE)
+	if (qp->out_head - qp->out_tail > qp->out_mask)
 		return NULL;
 	o = &qp->outq[qp->out_head & OUTQ_MASK];
 	memset(o, 0, sizeof(*o));
@@ -207,7 +207,7 @@ rc_duplicate(struct roce_qp *qp, struct roce_pkt *pkt)
 	qp->cnt[PRDMA_QP_CNT_DUPLICATES]++;
 	qp->rdev->st.dev[PRDMA_DEV_CNT_DUPLICATES]++;
 	if (pkt->flags & (ROCE_F_READ | ROCE_F_ATOMIC)) {
-		for (i = 0; i < ROCE_MAX_RD_ATOMIC; i++) {
+		for (i = 0; i < qp->res_cap; i++) {
 			struct roce_res *r = &qp->res[i];
 			struct roce_out *o;
 
