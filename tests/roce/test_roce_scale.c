@@ -216,12 +216,58 @@ test_many_qps(void **state)
 	t_pair_close(s);
 }
 
+/*
+ * Work posted to a QP in ERR completes flushed: the engine steps only
+ * marked QPs, so the post must mark it (inline and thread progress).
+ */
+static void
+err_posts_flushed(const char *a, const char *b)
+{
+	struct prdma_qp_attr qa;
+	struct prdma_wc wc;
+	struct t_side s[2];
+	struct prdma_qp *qp[2];
+	int k;
+
+	t_pair_open(s, a, b);
+	for (k = 0; k < 2; k++) {
+		qp[k] = rc_new(&s[k]);
+		assert_non_null(qp[k]);
+	}
+	rc_connect(&s[0], qp[0], &s[1], qp[1]->qp_num);
+	rc_connect(&s[1], qp[1], &s[0], qp[0]->qp_num);
+	memset(&qa, 0, sizeof(qa));
+	qa.qp_state = PRDMA_QPS_ERR;
+	assert_int_equal(prdma_qp_modify(qp[0], &qa, PRDMA_QP_STATE), 0);
+	s[0].qp = qp[0];
+	s[1].qp = qp[1];
+	assert_int_equal(t_post_recv(&s[0], 0, 64, 77), 0);
+	assert_int_equal(t_poll_one(s, s[0].rcq, &wc), 1);
+	assert_int_equal(wc.wr_id, 77);
+	assert_int_equal(wc.status, PRDMA_WC_WR_FLUSH_ERR);
+	assert_int_equal(t_post(&s[0], PRDMA_WR_SEND, 0, 8, 0, 0, 78), 0);
+	assert_int_equal(t_poll_one(s, s[0].scq, &wc), 1);
+	assert_int_equal(wc.wr_id, 78);
+	assert_int_equal(wc.status, PRDMA_WC_WR_FLUSH_ERR);
+	t_pair_close(s);
+}
+
+static void
+test_err_posts_flushed(void **state)
+{
+	(void)state;
+	err_posts_flushed("roce:ring=sc3,side=0,max_qp=4", "roce:ring=sc3,side=1,max_qp=4");
+	err_posts_flushed("roce:ring=sc4,side=0,progress=thread",
+			  "roce:ring=sc4,side=1,progress=thread");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_max_qp_devarg),
 		cmocka_unit_test(test_many_qps),
+		cmocka_unit_test(test_err_posts_flushed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -181,11 +181,16 @@ roce_post_recv(struct prdma_qp *pqp, const struct prdma_recv_wr *wr,
 	       const struct prdma_recv_wr **bad_wr)
 {
 	struct roce_qp *qp = (struct roce_qp *)pqp;
+	int ret;
 
 	if (unlikely(qp->srq != NULL || pqp->state == PRDMA_QPS_RESET)) {
 		*bad_wr = wr;
 		rte_errno = qp->srq != NULL ? EINVAL : EBADMSG;
 		return -rte_errno;
 	}
-	return roce_rq_post(&qp->rq, wr, bad_wr);
+	ret = roce_rq_post(&qp->rq, wr, bad_wr);
+	/* In ERR the engine flushes them: it steps only marked QPs. */
+	if (unlikely(pqp->state == PRDMA_QPS_ERR))
+		roce_qp_wake(qp);
+	return ret;
 }
