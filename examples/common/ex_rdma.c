@@ -20,6 +20,7 @@ ex_fail(const char *what)
 	int err = rte_errno != 0 ? rte_errno : EIO;
 
 	EX_ERR("%s: %s", what, rte_strerror(err));
+	rte_errno = err;                   /* for callers of NULL-returning helpers */
 	return -err;
 }
 
@@ -227,15 +228,17 @@ int
 ex_rc_end_open(struct ex_rc_end *e, const char *devargs, uint32_t sq_depth,
 	       uint32_t rq_depth, uint32_t inline_len)
 {
-	if (ex_dev_open(&e->d, devargs) < 0)
-		return -1;
+	int ret = ex_dev_open(&e->d, devargs);
+
+	if (ret < 0)
+		return ret;
 	e->scq = ex_cq_create(&e->d, sq_depth);
 	e->rcq = ex_cq_create(&e->d, rq_depth);
 	if (e->scq == NULL || e->rcq == NULL)
-		return -1;
+		return -rte_errno;
 	e->qp = ex_qp_create(&e->d, PRDMA_QPT_RC, e->scq, e->rcq, sq_depth, rq_depth,
 			     inline_len);
-	return e->qp == NULL ? -1 : 0;
+	return e->qp == NULL ? -rte_errno : 0;
 }
 
 void
@@ -260,10 +263,11 @@ ex_rc_end_close(struct ex_rc_end *e, struct ex_buf *const bufs[], unsigned int n
 int
 ex_rc_connect_pair(struct ex_rc_end *a, struct ex_rc_end *b, uint32_t a_psn, uint32_t b_psn)
 {
-	if (ex_rc_connect(a->qp, &a->d, &b->d, b->qp->qp_num, a_psn, b_psn) < 0 ||
-	    ex_rc_connect(b->qp, &b->d, &a->d, a->qp->qp_num, b_psn, a_psn) < 0)
-		return -1;
-	return 0;
+	int ret = ex_rc_connect(a->qp, &a->d, &b->d, b->qp->qp_num, a_psn, b_psn);
+
+	if (ret == 0)
+		ret = ex_rc_connect(b->qp, &b->d, &a->d, a->qp->qp_num, b_psn, a_psn);
+	return ret;
 }
 
 int
