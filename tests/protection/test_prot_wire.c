@@ -265,10 +265,12 @@ test_bad_icrc(void **state)
 	p_connect(PRDMA_QPT_RC, PRDMA_ACCESS_ALL & ~PRDMA_ACCESS_MW_BIND);
 	len = good_write(f, PAY);
 	begin();
-	/* flip the ICRC, then a payload byte, then a header byte */
+	/* flip the ICRC, then a payload byte, then a header byte the header
+	 * checks pass (the PSN's: a P_Key or QPN byte is dropped as such
+	 * before the ICRC is looked at) */
 	for (i = 0; i < 3; i++) {
 		uint8_t g[2048];
-		uint32_t at = i == 0 ? len - 1 : i == 1 ? len - 10 : 42 + 3;
+		uint32_t at = i == 0 ? len - 1 : i == 1 ? len - 10 : 42 + 11;
 
 		memcpy(g, f, len);
 		g[at] ^= 0x40;

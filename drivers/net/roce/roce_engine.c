@@ -147,6 +147,28 @@ ip_is_ours(const struct roce_dev *dev, const struct roce_pkt *pkt)
 	return memcmp(pkt->dst_ip, dev->ip, dev->ipv6 ? 16 : 4) == 0;
 }
 
+static inline bool
+pkt_is_mcast(const struct roce_pkt *pkt)
+{
+	return pkt->ipv6 ? pkt->dst_ip[0] == 0xff : (pkt->dst_ip[0] & 0xf0) == 0xe0;
+}
+
+/* Drop and count a frame whose ICRC does not match. */
+static inline bool
+icrc_bad(struct roce_dev *dev, const struct roce_pkt *pkt)
+{
+	if (likely(roce_pkt_icrc_check(pkt) == ROCE_RX_OK))
+		return false;
+	dev->st.drop.bad_icrc++;
+	dev->st.dev[PRDMA_DEV_CNT_ICRC_DROPS]++;
+	return true;
+}
+
+/*
+ * One received frame. The ICRC, the one check that reads every byte, comes
+ * after the header checks (our address, a QP of ours, its P_Key, its peer),
+ * so that a flood of frames for nobody costs no CRC, as in Linux rxe.
+ */
 void
 roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m)
 {
@@ -163,7 +185,7 @@ roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m)
 		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
 		return;
 	}
-	v = roce_pkt_parse(rte_pktmbuf_mtod(m, uint8_t *), m->data_len, &pkt);
+	v = roce_pkt_parse_hdr(rte_pktmbuf_mtod(m, uint8_t *), m->data_len, &pkt);
 	switch (v) {
 	case ROCE_RX_OK:
 		break;
@@ -184,6 +206,9 @@ roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m)
 		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
 		return;
 	}
+	/* A group's frame is delivered to every member: check it first. */
+	if (unlikely(pkt_is_mcast(&pkt)) && icrc_bad(dev, &pkt))
+		return;
 	if (unlikely(roce_mcast_rx(dev, &pkt)))
 		return;
 	if (!ip_is_ours(dev, &pkt)) {
@@ -195,6 +220,8 @@ roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m)
 	dev->st.dev[PRDMA_DEV_CNT_RDMA_IN_OCTETS] += m->pkt_len + RTE_ETHER_CRC_LEN;
 	qp = roce_qp_lookup(dev, pkt.bth.dqpn);
 	if (pkt.bth.opcode == ROCE_OP_CNP) {
+		if (icrc_bad(dev, &pkt))
+			return;
 		dev->st.dev[PRDMA_DEV_CNT_CNP_RECEIVED]++;
 		if (qp != NULL) {
 			qp->cnt[PRDMA_QP_CNT_CNP_RCVD]++;
@@ -226,6 +253,9 @@ roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m)
 		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
 		return;
 	}
+	/* Last of the checks, the only one that reads the whole frame. */
+	if (icrc_bad(dev, &pkt))
+		return;
 	if (unlikely(pkt.ecn == ROCE_ECN_CE))
 		roce_cc_ce(qp, rte_rdtsc());
 	if (pkt.flags & ROCE_F_RESP)

@@ -211,15 +211,11 @@ roce_hdr_decode(const uint8_t *p, uint32_t len, struct roce_bth *b,
 	return (int)oe->hdr_len;
 }
 
-/*
- * BTH..ICRC at pkt->bth_p, pkt->roce_len bytes: decode and check. The ICRC
- * covers pkt->l3 up to the ICRC (GRH on RoCEv1; IP and UDP on RoCEv2) and
- * is computed last, once the lengths are known to be sane.
- */
+/* BTH..ICRC at pkt->bth_p, pkt->roce_len bytes: decode and check lengths. */
 static enum roce_rx_verdict
 parse_transport(struct roce_pkt *pkt)
 {
-	uint32_t hlen, got, want, covered;
+	uint32_t hlen;
 	int ret;
 
 	if (pkt->bth_p[0] == ROCE_OP_CNP) {
@@ -245,6 +241,18 @@ parse_transport(struct roce_pkt *pkt)
 	pkt->paylen = pkt->roce_len - hlen - ROCE_ICRC_LEN - pkt->bth.pad;
 	if (!(pkt->flags & ROCE_F_PAYLOAD) && pkt->paylen != 0)
 		return ROCE_RX_MALFORMED;
+	return ROCE_RX_OK;
+}
+
+/*
+ * The ICRC covers pkt->l3 up to the ICRC itself (the GRH on RoCEv1, IP and
+ * UDP on RoCEv2), its variant fields masked.
+ */
+enum roce_rx_verdict
+roce_pkt_icrc_check(const struct roce_pkt *pkt)
+{
+	uint32_t covered, got, want;
+
 	covered = (uint32_t)(pkt->bth_p - pkt->l3) + pkt->roce_len - ROCE_ICRC_LEN;
 	want = pkt->v1 ? roce_icrc_v1(pkt->l3, covered) :
 		roce_icrc(pkt->l3, covered, pkt->ipv6);
@@ -288,7 +296,7 @@ parse_v1(uint8_t *frame, uint32_t len, uint32_t off, struct roce_pkt *pkt)
 }
 
 enum roce_rx_verdict
-roce_pkt_parse(uint8_t *frame, uint32_t len, struct roce_pkt *pkt)
+roce_pkt_parse_hdr(uint8_t *frame, uint32_t len, struct roce_pkt *pkt)
 {
 	uint32_t off = ROCE_ETH_LEN, l3len, udp_len;
 	uint16_t etype;
@@ -371,6 +379,14 @@ roce_pkt_parse(uint8_t *frame, uint32_t len, struct roce_pkt *pkt)
 	pkt->roce_len = udp_len - ROCE_UDP_LEN;
 	pkt->bth_p = udp + ROCE_UDP_LEN;
 	return parse_transport(pkt);
+}
+
+enum roce_rx_verdict
+roce_pkt_parse(uint8_t *frame, uint32_t len, struct roce_pkt *pkt)
+{
+	enum roce_rx_verdict v = roce_pkt_parse_hdr(frame, len, pkt);
+
+	return v == ROCE_RX_OK ? roce_pkt_icrc_check(pkt) : v;
 }
 
 uint32_t

@@ -327,6 +327,15 @@ struct roce_pkt {
 enum roce_rx_verdict roce_pkt_parse(uint8_t *frame, uint32_t len,
 				    struct roce_pkt *pkt);
 
+/*
+ * roce_pkt_parse() in two halves: the headers and lengths, then the ICRC.
+ * The receive path drops frames for no QP of its own or a foreign P_Key
+ * before it pays for the ICRC, as Linux rxe's header checks do.
+ */
+enum roce_rx_verdict roce_pkt_parse_hdr(uint8_t *frame, uint32_t len,
+					struct roce_pkt *pkt);
+enum roce_rx_verdict roce_pkt_icrc_check(const struct roce_pkt *pkt);
+
 /* RNR timer code -> microseconds; local ACK timeout exponent -> ns. */
 uint32_t roce_rnr_timer_us(uint8_t code);
 
