@@ -62,6 +62,9 @@ GP
 	echo "default (devarg \`max_qp=\`, doc/guides/roce.md): the low 15 bits of a QPN index a table"
 	echo "allocated at probe, and an engine step runs only the QPs with work, so idle QPs cost"
 	echo "nothing per operation. A count above the device's \`max_qp\` is listed as not run."
+	echo "Above 16K requests in flight (N x 16) prdma-perf sets the ACK timeout to 1 s (exponent"
+	echo "18, perftest's 14 is 67 ms): answering 262,144 requests takes a soft device longer than"
+	echo "67 ms, and the resends of a timeout that only waited would be counted as retransmits."
 	echo
 	machine
 	echo "- commands: \`prdma-perf <EAL> -- write_bw --loopback -q N -n max(20000/N, $PER_QP) -s 64 -t 16 -Q 16\`;"
