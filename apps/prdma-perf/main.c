@@ -152,8 +152,7 @@ fill_recvs(const struct perf_opts *o, struct perf_side *s)
 	if (perf_test_verb(o->test) != PERF_VERB_SEND)
 		return 0;
 	for (q = 0; q < s->nqp; q++) {
-		/* -R: room stays for the out-of-band receives. */
-		ret = perf_side_fill_recv(s, q, s->max_recv_wr - (o->use_cm ? 2 : 0));
+		ret = perf_side_fill_recv(s, q, s->max_recv_wr);
 		if (ret < 0) {
 			PERF_LOG(ERR, "%s: posting receives: %s", s->devargs, rte_strerror(-ret));
 			return ret;
@@ -462,7 +461,7 @@ run_remote(const struct perf_opts *o, struct perf_row *rows, unsigned int *nb_ro
 	if (ret < 0)
 		goto out;
 	/* -R: a serving side learns the client is done from its next SEND. */
-	if (ret == 0 && server && o->use_cm && perf_test_verb(o->test) != PERF_VERB_SEND)
+	if (ret == 0 && server && o->use_cm)
 		ret = perf_cm_prepost(&s);
 	if (ret < 0)
 		goto out;
@@ -536,6 +535,21 @@ out:
 	return ret == 0 ? ret2 : ret;
 }
 
+/*
+ * Close the ethdev ports (--vdev) before the EAL frees its memory: a
+ * memif peer that leaves during rte_eal_cleanup() otherwise wakes the
+ * port's interrupt handler on memory already unmapped.
+ */
+static void
+close_ports(void)
+{
+	uint16_t pid;
+
+	/* The provider stopped the ports it used when it was removed. */
+	RTE_ETH_FOREACH_DEV(pid)
+		rte_eth_dev_close(pid);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -566,6 +580,7 @@ main(int argc, char **argv)
 		ret = run_loopback(&o, rows, &nb_rows);
 	else
 		ret = run_remote(&o, rows, &nb_rows);
+	close_ports();
 	if (rte_eal_cleanup() < 0 && ret == 0)
 		ret = -EIO;
 	if (ret < 0) {

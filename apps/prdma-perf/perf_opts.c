@@ -245,8 +245,6 @@ opts_check(struct perf_opts *o, int size_set, int depth_set)
 		BAD("UC is not supported in librdmacm (-R goes with RC)");
 	if (o->use_cm && o->conn == PERF_CONN_UD)
 		BAD("-R with UD (rdma_cm SIDR) is not supported by prdma-perf: use the TCP exchange");
-	if (o->use_cm && o->duration > 0)
-		BAD("-R with -D is not supported: give -n");
 	return 0;
 }
 

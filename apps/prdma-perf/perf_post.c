@@ -193,7 +193,7 @@ perf_peer_done(const struct perf_side *s)
 		return *s->peer_done_flag;
 	/* -R: the client's next out-of-band SEND has arrived. */
 	if (s->cm_mode)
-		return prdma_cq_peek(s->rcq) > 0;
+		return prdma_cq_peek(s->ctl_rcq) > 0;
 	if (s->oob_fd < 0)
 		return 0;
 	pfd.fd = s->oob_fd;
