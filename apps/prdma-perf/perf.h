@@ -123,6 +123,8 @@ struct perf_key {
 int perf_key_encode(const struct perf_key *k, char *msg, size_t len);
 /* Decode a message of exactly @p len (59 or 108) bytes; 0 or -EINVAL. */
 int perf_key_decode(const char *msg, size_t len, struct perf_key *k);
+/* From a message's first 59 bytes: its whole length (59 or 108), or -EINVAL. */
+int perf_key_msg_len(const char *msg);
 /* perftest -R's 56-byte binary key message. */
 #define PERF_KEY_BIN_LEN 56
 void perf_key_encode_bin(const struct perf_key *k, uint8_t *msg);

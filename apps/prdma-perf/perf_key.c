@@ -6,7 +6,8 @@
  * perftest's connection key messages. The ASCII form is fixed-width
  * lowercase hex (perftest's reader finds the GID bytes by their ':' and
  * then assumes the last one takes 3 characters, so every field must have
- * exactly its width); the binary form is what perftest -R sends.
+ * exactly its width), 108 bytes with the GID or 59 without; the binary
+ * form is what perftest -R sends.
  */
 
 #include <errno.h>
@@ -24,23 +25,39 @@ perf_key_encode(const struct perf_key *k, char *msg, size_t len)
 	size_t off;
 	int n, i;
 
-	if (len < PERF_KEY_MSG_LEN)
-		return -ENOSPC;
-	memset(msg, 0, PERF_KEY_MSG_LEN);
+	if (len != PERF_KEY_MSG_LEN && len != PERF_KEY_MSG_LEN_NOGID)
+		return -EINVAL;
+	memset(msg, 0, len);
 	n = snprintf(msg, len, "%04x:%04x:%06x:%06x:%08x:%016" PRIx64 ":",
 		     k->lid, k->out_reads, k->qpn & 0xffffff, k->psn & 0xffffff, k->rkey,
 		     k->vaddr);
 	if (n != 50)
 		return -EINVAL;
 	off = (size_t)n;
-	for (i = 0; i < 16; i++, off += 3)
-		snprintf(msg + off, len - off, "%02x:", k->gid.raw[i]);
-	snprintf(msg + off, len - off, "%08x:", k->srqn);
-	return PERF_KEY_MSG_LEN;
+	if (len == PERF_KEY_MSG_LEN) {
+		for (i = 0; i < 16; i++, off += 3)
+			snprintf(msg + off, len - off, "%02x:", k->gid.raw[i]);
+		snprintf(msg + off, len - off, "%08x:", k->srqn);
+	} else {
+		/* No GID, and no ':' after the srqn: 58 characters and the NUL. */
+		snprintf(msg + off, len - off, "%08x", k->srqn);
+	}
+	return (int)len;
 }
 
+int
+perf_key_msg_len(const char *msg)
+{
+	if (msg[PERF_KEY_FMT_BYTE] == '\0')
+		return PERF_KEY_MSG_LEN_NOGID;
+	if (msg[PERF_KEY_FMT_BYTE] == ':')
+		return PERF_KEY_MSG_LEN;
+	return -EINVAL;
+}
+
+/* @p width hex digits, then @p end. */
 static int
-hex_field(const char *s, unsigned int width, uint64_t *out)
+hex_field(const char *s, unsigned int width, char end, uint64_t *out)
 {
 	uint64_t v = 0;
 	unsigned int i;
@@ -59,7 +76,7 @@ hex_field(const char *s, unsigned int width, uint64_t *out)
 			return -EINVAL;
 		v = v << 4 | (uint64_t)d;
 	}
-	if (s[width] != ':')
+	if (s[width] != end)
 		return -EINVAL;
 	*out = v;
 	return 0;
@@ -73,12 +90,11 @@ perf_key_decode(const char *msg, size_t len, struct perf_key *k)
 	size_t off = 0;
 	unsigned int i;
 
-	if (len < PERF_KEY_MSG_LEN || msg[PERF_KEY_MSG_LEN - 1] != '\0') {
-		rte_errno = EINVAL;
-		return -EINVAL;
-	}
+	if ((len != PERF_KEY_MSG_LEN && len != PERF_KEY_MSG_LEN_NOGID) ||
+	    msg[len - 1] != '\0')
+		goto bad;
 	for (i = 0; i < 6; i++) {
-		if (hex_field(msg + off, width[i], &v[i]) < 0)
+		if (hex_field(msg + off, width[i], ':', &v[i]) < 0)
 			goto bad;
 		off += width[i] + 1;
 	}
@@ -89,12 +105,19 @@ perf_key_decode(const char *msg, size_t len, struct perf_key *k)
 	k->psn = (uint32_t)v[3];
 	k->rkey = (uint32_t)v[4];
 	k->vaddr = v[5];
+	if (len == PERF_KEY_MSG_LEN_NOGID) {
+		/* The GID stays zero: the sender has none to give (gid_index -1). */
+		if (hex_field(msg + off, 8, '\0', &b) < 0)
+			goto bad;
+		k->srqn = (uint32_t)b;
+		return 0;
+	}
 	for (i = 0; i < 16; i++, off += 3) {
-		if (hex_field(msg + off, 2, &b) < 0)
+		if (hex_field(msg + off, 2, ':', &b) < 0)
 			goto bad;
 		k->gid.raw[i] = (uint8_t)b;
 	}
-	if (hex_field(msg + off, 8, &b) < 0)
+	if (hex_field(msg + off, 8, ':', &b) < 0)
 		goto bad;
 	k->srqn = (uint32_t)b;
 	return 0;

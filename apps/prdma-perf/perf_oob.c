@@ -61,7 +61,7 @@ tcp_send(struct perf_oob *x, const void *buf, size_t len)
 /* The software provider progresses from its poll calls: a side waiting
  * here must keep its device going or the peer's traffic stalls. */
 static int
-tcp_recv(struct perf_oob *x, void *buf, size_t len, double timeout_s)
+tcp_recv_raw(struct perf_oob *x, void *buf, size_t len, double timeout_s)
 {
 	uint64_t deadline = rte_rdtsc() + (uint64_t)(timeout_s * rte_get_tsc_hz());
 	struct pollfd pfd = { .fd = x->fd, .events = POLLIN };
@@ -95,8 +95,68 @@ tcp_recv(struct perf_oob *x, void *buf, size_t len, double timeout_s)
 		}
 		got += (size_t)n;
 	}
-	trace(x, "rx", buf, len);
 	return 0;
+}
+
+static int
+tcp_recv(struct perf_oob *x, void *buf, size_t len, double timeout_s)
+{
+	int r = tcp_recv_raw(x, buf, len, timeout_s);
+
+	if (r == 0)
+		trace(x, "rx", buf, len);
+	return r;
+}
+
+/*
+ * A key message of either format: its first 59 bytes tell which (byte
+ * 58 is the 59-byte message's NUL, or a ':' inside the 108-byte one's
+ * GID). The peer sends nothing more until we answer, so reading the
+ * rest of a 108-byte message never takes bytes of the next one.
+ */
+static int
+tcp_recv_key(struct perf_oob *x, char *buf, size_t *len, double timeout_s)
+{
+	int r, n;
+
+	r = tcp_recv_raw(x, buf, PERF_KEY_MSG_LEN_NOGID, timeout_s);
+	if (r < 0)
+		return r;
+	n = perf_key_msg_len(buf);
+	if (n == PERF_KEY_MSG_LEN)
+		r = tcp_recv_raw(x, buf + PERF_KEY_MSG_LEN_NOGID,
+				 PERF_KEY_MSG_LEN - PERF_KEY_MSG_LEN_NOGID, timeout_s);
+	*len = n > 0 ? (size_t)n : PERF_KEY_MSG_LEN_NOGID;
+	if (r == 0)
+		trace(x, "rx", buf, *len);
+	return r;
+}
+
+/* The OOB peer's address as a GID (IPv4-mapped for IPv4): a 59-byte key
+ * carries no GID, and on an Ethernet port the path needs one. */
+static void
+peer_addr_gid(struct perf_oob *x, struct perf_side *s)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+
+	if (getpeername(x->fd, (struct sockaddr *)&ss, &sl) < 0)
+		return;
+	memset(&s->peer_addr_gid, 0, sizeof(s->peer_addr_gid));
+	if (ss.ss_family == AF_INET) {
+		const struct sockaddr_in *sin = (const struct sockaddr_in *)&ss;
+
+		s->peer_addr_gid.raw[10] = 0xff;
+		s->peer_addr_gid.raw[11] = 0xff;
+		memcpy(&s->peer_addr_gid.raw[12], &sin->sin_addr, 4);
+	} else if (ss.ss_family == AF_INET6) {
+		const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *)&ss;
+
+		memcpy(s->peer_addr_gid.raw, &sin6->sin6_addr, 16);
+	} else {
+		return;
+	}
+	s->peer_addr_gid_set = 1;
 }
 
 static int
@@ -205,6 +265,7 @@ perf_oob_open(struct perf_oob *x, const struct perf_opts *o, struct perf_side *s
 		return r;
 	setsockopt(x->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	s->oob_fd = x->fd;
+	peer_addr_gid(x, s);
 	return 0;
 }
 
@@ -298,27 +359,64 @@ perf_oob_versions(struct perf_oob *x, const struct perf_opts *o, struct perf_sid
 	return 0;
 }
 
+/* Show a malformed message on one line: printable characters as they are. */
+static void
+log_bad_key(const char *what, const uint8_t *m, size_t len)
+{
+	char txt[PERF_KEY_MSG_LEN + 1];
+	size_t i;
+
+	for (i = 0; i < len && i < PERF_KEY_MSG_LEN; i++)
+		txt[i] = m[i] >= 0x20 && m[i] < 0x7f ? (char)m[i] : '.';
+	txt[i] = '\0';
+	PERF_LOG(ERR, "%s: the peer's %zu-byte key message is malformed: '%s'", what, len, txt);
+}
+
 static int
 key_xchg(struct perf_oob *x, const struct perf_key *mine, struct perf_key *peer)
 {
+	struct perf_side *s = x->side;
+	double to = s->o->timeout_s;
 	uint8_t out[PERF_KEY_MSG_LEN], in[PERF_KEY_MSG_LEN];
-	size_t len = x->cm ? PERF_KEY_BIN_LEN : PERF_KEY_MSG_LEN;
+	size_t len;
 	int r;
 
-	if (x->cm)
+	if (x->cm) {
 		perf_key_encode_bin(mine, out);
-	else
-		perf_key_encode(mine, (char *)out, sizeof(out));
-	r = perf_oob_xchg(x, out, in, len);
+		r = perf_oob_xchg(x, out, in, PERF_KEY_BIN_LEN);
+		if (r == 0)
+			perf_key_decode_bin(in, peer);
+		return r;
+	}
+	if (!x->client) {
+		/* Answer in the client's format: perftest reads the length its
+		 * own gid_index gives, and the client's message shows that. */
+		r = tcp_recv_key(x, (char *)in, &len, to);
+		if (r < 0)
+			return r;
+		if (perf_key_msg_len((const char *)in) < 0) {
+			log_bad_key("key exchange", in, len);
+			return -EPROTO;
+		}
+		if (len != s->key_len)
+			PERF_LOG(INFO, "the client sends %zu-byte keys: answering with %zu bytes",
+				 len, len);
+		s->key_len = len;
+	}
+	r = perf_key_encode(mine, (char *)out, s->key_len);
 	if (r < 0)
 		return r;
-	if (x->cm) {
-		perf_key_decode_bin(in, peer);
-		return 0;
+	r = tcp_send(x, out, s->key_len);
+	if (r < 0)
+		return r;
+	if (x->client) {
+		r = tcp_recv_key(x, (char *)in, &len, to);
+		if (r < 0)
+			return r;
 	}
-	if (perf_key_decode((const char *)in, len, peer) < 0) {
-		PERF_LOG(ERR, "the peer's key message is malformed: '%.*s'", (int)len - 1,
-			 (const char *)in);
+	if (perf_key_msg_len((const char *)in) < 0 ||
+	    perf_key_decode((const char *)in, len, peer) < 0) {
+		log_bad_key("key exchange", in, len);
 		return -EPROTO;
 	}
 	return 0;

@@ -194,13 +194,13 @@ perf_report_json(const char *path, const struct perf_opts *o, const struct perf_
 	}
 	fprintf(f, "{\n  \"tool\": \"prdma-perf\",\n  \"test\": \"%s\",\n  \"mode\": \"%s\",\n"
 		"  \"role\": \"%s\",\n  \"device\": \"%s\",\n  \"connection_type\": \"%s\",\n"
-		"  \"qps\": %u,\n"
+		"  \"key_bytes\": %zu,\n  \"qps\": %u,\n"
 		"  \"tx_depth\": %u,\n  \"mtu\": %u,\n  \"inline_size\": %u,\n"
 		"  \"qp_memory_bytes\": %" PRIu64 ",\n  \"mem_per_qp_bytes\": %.0f,\n"
 		"  \"bw_unit\": \"%s\",\n  \"latency_divisor\": %d,\n  \"results\": [\n",
 		perf_test_name(o->test), mode, s->server ? "server" : "client",
 		s->dev_id >= 0 ? prdma_dev_name((uint16_t)s->dev_id) : "raw ethdev",
-		perf_conn_name(o->conn), s->nqp,
+		perf_conn_name(o->conn), o->use_cm ? (size_t)PERF_KEY_BIN_LEN : s->key_len, s->nqp,
 		o->tx_depth,
 		prdma_mtu_bytes(s->mtu), RTE_MIN(o->inline_size, s->max_inline),
 		s->mem_qps, (double)s->mem_qps / RTE_MAX(1u, s->nqp),
