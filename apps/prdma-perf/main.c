@@ -421,6 +421,31 @@ barriers_before(const struct perf_opts *o)
 	return perf_test_is_lat(o->test) ? 3 : 2;
 }
 
+/* Wait (2 s at most) until the peer has left the memif links it shares
+ * with this process: their link goes down when it disconnects. */
+static void
+wait_shared_link_down(void)
+{
+	uint64_t deadline = rte_rdtsc() + 2 * rte_get_tsc_hz();
+	struct rte_eth_dev_info info;
+	struct rte_eth_link link;
+	uint16_t pid;
+	int up;
+
+	do {
+		up = 0;
+		RTE_ETH_FOREACH_DEV(pid) {
+			if (rte_eth_dev_info_get(pid, &info) != 0 ||
+			    strcmp(info.driver_name, "net_memif") != 0)
+				continue;
+			if (rte_eth_link_get_nowait(pid, &link) == 0 && link.link_status)
+				up = 1;
+		}
+		if (up)
+			rte_delay_us_sleep(1000);
+	} while (up && rte_rdtsc() < deadline);
+}
+
 static int
 run_remote(const struct perf_opts *o, struct perf_row *rows, unsigned int *nb_rows)
 {
@@ -529,9 +554,22 @@ report:
 		ret = perf_report_json(o->json_path, o, &s, rows, *nb_rows,
 				       server ? "server" : "client");
 out:
-	perf_oob_close(&x);
-	perf_cm_close(cm);
-	ret2 = perf_side_close(&s);
+	/*
+	 * One side at a time: the client takes its device (and a link the
+	 * two share, memif) down before it closes the exchange; the server
+	 * waits for that before its own. Two memif ports stopping at once
+	 * race in the PMD's disconnect handling.
+	 */
+	if (server) {
+		perf_oob_close(&x);
+		perf_cm_close(cm);
+		wait_shared_link_down();
+		ret2 = perf_side_close(&s);
+	} else {
+		perf_cm_close(cm);
+		ret2 = perf_side_close(&s);
+		perf_oob_close(&x);
+	}
 	return ret == 0 ? ret2 : ret;
 }
 
