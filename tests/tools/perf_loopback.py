@@ -27,7 +27,30 @@ RUNS = [
     ("write_bw", ["-D", "0.3", "-s", "1024"]),
     ("raw_lat", ["-n", "300", "-s", "64"]),
     ("raw_bw", ["-n", "300", "-s", "64"]),
+    # perftest's other transports: UC for WRITE and SEND, UD for SEND.
+    ("write_lat", ["-c", "UC", "-n", "300", "-s", "64"]),
+    ("write_bw", ["-c", "UC", "-n", "300", "-s", "4096", "-q", "2"]),
+    ("send_lat", ["-c", "UC", "-n", "300", "-s", "64"]),
+    ("send_bw", ["-c", "UC", "-n", "300", "-s", "4096"]),
+    ("send_lat", ["-c", "UD", "-n", "300", "-s", "64", "-I", "64"]),
+    ("send_bw", ["-c", "UD", "-n", "300", "-s", "1024"]),
+    ("send_lat", ["-c", "UD", "-D", "0.3", "-s", "512"]),
 ]
+# Combinations perftest refuses, and the words of the one line expected.
+BAD = (
+    (["write_lat", "--loopback", "-q", "2"], "one QP"),
+    (["atomic_lat", "--loopback", "-s", "64"], "8 bytes"),
+    (["nosuch_test", "--loopback"], "name a test"),
+    (["write_lat", "--loopback", "-c", "UD"], "UD connection only possible in SEND verb"),
+    (["write_bw", "--loopback", "-c", "UD"], "UD connection only possible in SEND verb"),
+    (["read_lat", "--loopback", "-c", "UC"], "UC connection not possible in READ/ATOMIC"),
+    (["read_bw", "--loopback", "-c", "UD"], "UD connection only possible in SEND verb"),
+    (["atomic_lat", "--loopback", "-c", "UC"], "UC connection not possible in READ/ATOMIC"),
+    (["send_lat", "--loopback", "-c", "XRC"], "RC, UC or UD"),
+    (["write_bw", "-R", "-c", "UC", "--devargs", "roce:port=0", "10.0.0.1"],
+     "UC is not supported in librdmacm"),
+    (["send_bw", "-R", "-c", "UD", "--devargs", "roce:port=0", "10.0.0.1"], "-R with UD"),
+)
 
 
 def check(test, args, doc):
@@ -72,6 +95,13 @@ def check(test, args, doc):
             fail("%s: %s iterations" % (test, r["iterations"]))
     if "-q" in args and doc["qps"] != 2:
         fail("%s: %s QPs" % (test, doc["qps"]))
+    conn = args[args.index("-c") + 1] if "-c" in args else "RC"
+    if not test.startswith("raw") and doc.get("connection_type") != conn:
+        fail("%s: connection_type %r, expected %s" % (test, doc.get("connection_type"), conn))
+    # Zero errors: nothing was lost or refused on the loopback link.
+    if r["retransmits"] != 0 or r["naks_received"] != 0:
+        fail("%s %s: %d retransmits, %d NAKs" % (test, conn, r["retransmits"],
+                                                 r["naks_received"]))
 
 
 def main():
@@ -92,14 +122,14 @@ def main():
             check(test, args, json.load(f))
         print("%s %s: ok" % (test, " ".join(args)))
     # Bad options get one clear line and exit 2.
-    for bad, msg in ((["write_lat", "--loopback", "-q", "2"], "one QP"),
-                     (["atomic_lat", "--loopback", "-s", "64"], "8 bytes"),
-                     (["nosuch_test", "--loopback"], "name a test")):
+    for bad, msg in BAD:
         p = subprocess.run([perf] + EAL + ["-l", "0", "--"] + bad, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True, timeout=60)
-        if p.returncode != 2 or msg not in p.stdout:
-            print(p.stdout)
-            fail("bad options %s: exit %d" % (bad, p.returncode))
+                           stderr=subprocess.PIPE, text=True, timeout=60)
+        ours = [l for l in p.stderr.splitlines() if l.startswith("prdma-perf:")]
+        if p.returncode != 2 or len(ours) != 1 or msg not in ours[0]:
+            print(p.stdout + p.stderr)
+            fail("bad options %s: exit %d, lines %r" % (bad, p.returncode, ours))
+        print("refused %s: %s" % (" ".join(bad), ours[0]))
     print("PASS")
 
 

@@ -25,6 +25,15 @@ from perf_common import EAL, fail, run_pair  # noqa: E402
 
 KEY_RE = re.compile(rb"^[0-9a-f]{4}:[0-9a-f]{4}:[0-9a-f]{6}:[0-9a-f]{6}:[0-9a-f]{8}:"
                     rb"[0-9a-f]{16}:([0-9a-f]{2}:){16}[0-9a-f]{8}:\x00$")
+# perftest's no-GID key (cm-perftest-facts.md 5.2): the same first 50 bytes,
+# the srqn and a NUL.
+KEY59_RE = re.compile(rb"^[0-9a-f]{4}:[0-9a-f]{4}:[0-9a-f]{6}:[0-9a-f]{6}:[0-9a-f]{8}:"
+                      rb"[0-9a-f]{16}:[0-9a-f]{8}\x00$")
+
+
+def to59(b):
+    """A 108-byte key as the same peer sends it without a GID index."""
+    return b[:50] + b[98:106] + b"\x00" if len(b) == 108 else b
 
 
 def pcap_exchange(pcap):
@@ -89,8 +98,10 @@ def bw_reference():
     return sorted(seq[-2:]) and seq[:-2] + sorted(seq[-2:])
 
 
-def replay(perf, pcap, test, port):
+def replay(perf, pcap, test, port, short_keys=False):
     ref = pcap_exchange(pcap)
+    if short_keys:
+        ref = [(d, to59(b)) for d, b in ref]
     srv = subprocess.Popen(
         [perf] + EAL + ["-l", "0", "--file-prefix", "r" + test, "--vdev=net_null0",
                         "--", test, "-p", str(port), "--timeout", "20",
@@ -122,10 +133,12 @@ def replay(perf, pcap, test, port):
                 if len(buf) != len(b):
                     fail("replay %s: server sent %d bytes where perftest sent %d" %
                          (test, len(buf), len(b)))
-                if len(b) != 108 and buf != b:
+                if len(b) not in (59, 108) and buf != b:
                     fail("replay %s: server sent %s, perftest %s" % (test, buf.hex(), b.hex()))
                 if len(b) == 108 and not KEY_RE.match(buf):
                     fail("replay %s: bad key message %r" % (test, buf))
+                if len(b) == 59 and not KEY59_RE.match(buf):
+                    fail("replay %s: bad 59-byte key message %r" % (test, buf))
         s.close()
         out, _ = srv.communicate(timeout=30)
     finally:
@@ -135,10 +148,61 @@ def replay(perf, pcap, test, port):
         print(out)
         fail("replay %s: the server failed (rc %d)" % (test, srv.returncode))
     # The server must have taken the capture's client key as its peer.
-    if "QPN 0x0011 PSN 0x" not in out or "255:255:10:99:00:03" not in out:
+    if "QPN 0x0011 PSN 0x" not in out or \
+            (not short_keys and "255:255:10:99:00:03" not in out):
         print(out)
         fail("replay %s: the server did not print the captured peer's key" % test)
-    print("replay %s: %d server messages match perftest's sizes" % (test, len(got)))
+    print("replay %s%s: %d server messages match perftest's sizes" %
+          (test, " (59-byte keys)" if short_keys else "", len(got)))
+
+
+def malformed(perf, pcap, port):
+    """A key message perftest could not parse: one clear line, exit 1."""
+    ref = pcap_exchange(pcap)
+    srv = subprocess.Popen(
+        [perf] + EAL + ["-l", "0", "--file-prefix", "mal", "--vdev=net_null0",
+                        "--", "read_lat", "-p", str(port), "--timeout", "20",
+                        "--devargs", "roce:port=0,ip=10.99.0.2,mac=52:54:00:99:00:02",
+                        "--dmac", "52:54:00:99:00:03"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        s = None
+        for _ in range(100):
+            try:
+                s = socket.create_connection(("127.0.0.1", port), timeout=20)
+                break
+            except OSError:
+                time.sleep(0.1)
+        if s is None:
+            fail("malformed: the server never listened")
+        for d, b in ref:
+            if d == "c2s" and len(b) == 108:
+                # One GID byte loses a digit: perftest would read the
+                # srqn from the wrong place.
+                s.sendall(b[:52] + b[53:] + b"\x00")
+                break
+            if d == "c2s":
+                s.sendall(b)
+            else:
+                s.recv(len(b))
+        out, err = srv.communicate(timeout=30)
+        s.close()
+    finally:
+        if srv.poll() is None:
+            srv.kill()
+    lines = [l for l in err.splitlines() if "malformed" in l]
+    if srv.returncode == 0 or len(lines) != 1:
+        print(out + err)
+        fail("malformed key: rc %d, lines %r" % (srv.returncode, lines))
+    print("malformed key refused: %s" % lines[0])
+
+
+def key_lengths(trace):
+    return sorted({len(b) for _, b in trace if len(b) in (59, 108)})
+
+
+def result_row(out, size):
+    return re.search(r"^ %d +\d+ " % size, out, re.M) is not None
 
 
 def main():
@@ -185,6 +249,62 @@ def main():
         print("-R %s: connected through the CM, results printed" % test)
     for i, test in enumerate(("read_lat", "atomic_lat")):
         replay(perf, os.path.join(pcaps, test + ".pcap"), test, base + 20 + i)
+    # -R with a duration, and with several QPs: one CM connection each.
+    for i, (test, extra) in enumerate((("write_bw", ["-D", "0.5", "-s", "4096"]),
+                                       ("send_lat", ["-D", "0.5", "-s", "64"]),
+                                       ("write_bw", ["-q", "4", "-n", "300", "-s", "4096"]),
+                                       ("send_bw", ["-q", "4", "-n", "300", "-s", "1024"]))):
+        sout, cout, st, ct = run_pair(perf, test, ["-R"] + extra, tmp, base + 40 + i,
+                                      host="192.0.2.1")
+        size = int(extra[extra.index("-s") + 1])
+        nqp = int(extra[extra.index("-q") + 1]) if "-q" in extra else 1
+        if not result_row(cout, size) or "Number of qps   : %d" % nqp not in cout:
+            print(cout)
+            fail("-R %s: no result row" % " ".join([test] + extra))
+        if len(re.findall(r"^ remote address", sout, re.M)) != nqp or st or ct:
+            print(sout)
+            fail("-R %s: the server did not connect %d QPs through the CM" %
+                 (" ".join([test] + extra), nqp))
+        print("-R %s: %d CM connection(s) for data, results printed" %
+              (" ".join([test] + extra), nqp))
+    # UC and UD between processes: the keys carry what UD needs (QPN, GID).
+    for i, (test, extra) in enumerate((("send_lat", ["-c", "UD", "-n", "200", "-s", "64"]),
+                                       ("send_bw", ["-c", "UD", "-n", "500", "-s", "1024"]),
+                                       ("write_bw", ["-c", "UC", "-n", "300", "-s", "4096"]))):
+        sout, cout, st, ct = run_pair(perf, test, extra, tmp, base + 50 + i)
+        if not result_row(cout, int(extra[-1])) or \
+                "Connection type : %s" % extra[1] not in cout:
+            print(cout)
+            fail("%s: no result row" % " ".join([test] + extra))
+        check_keys(test, from_trace(ct, True))
+        print("%s: results over the TCP exchange" % " ".join([test] + extra))
+    # 59-byte keys: perftest sends them when its gid_index stays -1 (an IB
+    # link, or --force-link IB, without -x). The GID then comes from the
+    # out-of-band address, so each side's RoCE IP is its TCP address.
+    ips = ("127.0.0.2", "127.0.0.1")
+    sout, cout, st, ct = run_pair(perf, "write_lat", ["-n", "50", "--force-link", "IB"], tmp,
+                                  base + 60, host=ips[0], ips=ips)
+    cv = from_trace(ct, True)
+    ref = [(d, to59(b)) for d, b in pcap_exchange(os.path.join(pcaps, "write_lat.pcap"))]
+    if shape(cv) != shape(ref) or key_lengths(ct) != [59] or key_lengths(st) != [59]:
+        fail("59-byte write_lat: exchange %s, perftest's %s" % (shape(cv), shape(ref)))
+    for _, b in ct + st:
+        if len(b) == 59 and not KEY59_RE.match(b):
+            fail("59-byte write_lat: bad key %r" % b)
+    if not result_row(cout, 2):
+        print(cout)
+        fail("59-byte write_lat: no result row")
+    print("write_lat with 59-byte keys: perftest's exchange, traffic ran")
+    # A client without a GID index and a server with one: the server
+    # answers in the client's format, as the client reads it.
+    sout, cout, st, ct = run_pair(perf, "send_lat", ["-n", "50"], tmp, base + 61,
+                                  host=ips[0], ips=ips, cextra=["--force-link", "IB"])
+    if key_lengths(ct) != [59] or key_lengths(st) != [59] or not result_row(cout, 2):
+        print(sout + cout)
+        fail("mixed send_lat: keys %s / %s" % (key_lengths(ct), key_lengths(st)))
+    print("send_lat: a -x server answers a 59-byte client with 59-byte keys")
+    replay(perf, os.path.join(pcaps, "read_lat.pcap"), "read_lat", base + 62, short_keys=True)
+    malformed(perf, os.path.join(pcaps, "read_lat.pcap"), base + 63)
     print("PASS")
 
 
