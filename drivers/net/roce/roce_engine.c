@@ -515,13 +515,44 @@ qps_run(struct roce_dev *dev, uint64_t now)
 {
 	uint32_t n = dev->qp_sum_words, w0 = dev->qp_run_next >> 6, s0 = w0 >> 6;
 	uint64_t wlow = RTE_BIT64(w0 & 63) - 1, blow = RTE_BIT64(dev->qp_run_next & 63) - 1;
-	uint64_t mask, sum, bits;
+	uint64_t mask, sum, bits, top;
 	unsigned int work = 0;
 	uint32_t i, s, w;
 
+	/*
+	 * The common case: the previous step ran everything (it starts from
+	 * slot 0) and the summary fits a word's bits. One pass gathers the
+	 * marked summary words, then only those are visited, in order.
+	 */
+	if (likely(dev->qp_run_next == 0 && n <= 64)) {
+		for (top = 0, i = 0; i < n; i++)
+			top |= (uint64_t)(__atomic_load_n(&dev->qp_act_sum[i],
+							  __ATOMIC_RELAXED) != 0) << i;
+		while (top != 0) {
+			s = (uint32_t)rte_bsf64(top);
+			top &= top - 1;
+			/* acquire: pairs with roce_qp_wake's release */
+			sum = __atomic_exchange_n(&dev->qp_act_sum[s], 0, __ATOMIC_ACQUIRE);
+			while (sum != 0) {
+				w = s * 64 + rte_bsf64(sum);
+				sum &= sum - 1;
+				bits = __atomic_exchange_n(&dev->qp_act[w], 0, __ATOMIC_ACQUIRE);
+				if (!word_run(dev, w, bits, 0, now, &work)) {
+					if (sum != 0)
+						__atomic_fetch_or(&dev->qp_act_sum[s], sum,
+								  __ATOMIC_RELAXED);
+					return work;
+				}
+			}
+		}
+		return work;
+	}
 	for (i = 0; i <= n; i++) {
-		/* s0 twice: the words from w0 first, those below it last */
-		s = (s0 + i) % n;
+		/* s0 twice: the words from w0 first, those below it last (no
+		 * modulo: a division a step costs more than the whole scan) */
+		s = s0 + i;
+		if (s >= n)
+			s -= n;
 		mask = i == 0 ? ~wlow : i == n ? wlow : UINT64_MAX;
 		if ((__atomic_load_n(&dev->qp_act_sum[s], __ATOMIC_RELAXED) & mask) == 0)
 			continue;
