@@ -155,6 +155,7 @@ struct perf_side {
 	struct prdma_cq *ctl_scq;
 	struct prdma_cq *ctl_rcq;
 	uint8_t link_layer;          /* enum prdma_link_layer, after --force-link */
+	uint8_t port_link_layer;     /* the port's own: how the peer is reached */
 	uint16_t lid;
 	size_t key_len;              /* TCP key messages: 59 or 108 bytes */
 	int gid_index;               /* -x, else perftest's rule (-1: no GID sent) */

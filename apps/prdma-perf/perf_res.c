@@ -130,6 +130,7 @@ perf_side_open(struct perf_side *s, const struct perf_opts *o, const char *devar
 	s->lid = pa.lid;
 	/* perftest's check_link: no -x on an Ethernet link means GID 0; only
 	 * an InfiniBand link keeps -1, and with it the 59-byte key. */
+	s->port_link_layer = pa.link_layer;
 	s->link_layer = o->force_link != 0 ? (uint8_t)o->force_link : pa.link_layer;
 	s->gid_index = o->gid_index >= 0 ? o->gid_index :
 		       (s->link_layer == PRDMA_LINK_LAYER_ETHERNET ? 0 : -1);
@@ -222,7 +223,8 @@ peer_path(const struct perf_side *s, const struct perf_key *pk, struct prdma_ah_
 
 	memset(ah, 0, sizeof(*ah));
 	ah->dgid = pk->gid;
-	if (memcmp(&pk->gid, &zero, sizeof(zero)) == 0 && s->peer_addr_gid_set)
+	if (memcmp(&pk->gid, &zero, sizeof(zero)) == 0 && s->peer_addr_gid_set &&
+	    s->port_link_layer == PRDMA_LINK_LAYER_ETHERNET)
 		ah->dgid = s->peer_addr_gid;
 	ah->dlid = pk->lid;
 	ah->sgid_index = (uint8_t)RTE_MAX(s->gid_index, 0);
