@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_ip.h>
+
 #include "roce.h"
 #include "t_roce.h"
 
@@ -68,6 +70,9 @@ check_pcap(const char *path, unsigned int *ops_seen)
 			assert_int_equal(frame[end - 2], (crc >> 16) & 0xff);
 			assert_int_equal(frame[end - 1], crc >> 24);
 		}
+		/* The IPv4 header checksum (built from the path's partial
+		 * sum): a correct header sums to all ones. */
+		assert_int_equal(rte_raw_cksum(frame + 14, 20), 0xffff);
 		ops_seen[pkt.bth.opcode & 0x1f] = 1;
 		n++;
 	}

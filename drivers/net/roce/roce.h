@@ -185,6 +185,9 @@ struct roce_path {
 	uint8_t ipv6;
 	uint8_t loopback;         /* destination is this device itself */
 	uint8_t v1;               /* RoCEv1: GRH after Ethernet, no IP/UDP */
+	/* IPv4: the header's 16-bit one's complement sum with the total
+	 * length and checksum at zero; a frame adds its length to it. */
+	uint32_t ip_csum_base;
 };
 
 /* ------------------------------------------------------------------ */

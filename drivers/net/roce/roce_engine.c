@@ -36,6 +36,18 @@ fault_tx(struct roce_dev *dev, struct rte_mbuf *m)
 	}
 }
 
+/* Fold a one's complement sum and complement it, as rte_ipv4_cksum(). */
+static inline uint16_t
+ip_cksum_finish(uint32_t sum)
+{
+	uint16_t c;
+
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	c = (uint16_t)sum;
+	return c == 0xffff ? c : (uint16_t)~c;
+}
+
 struct rte_mbuf *
 roce_frame_start(struct roce_dev *dev, const struct roce_path *path,
 		 uint16_t sport, uint8_t **bth)
@@ -83,10 +95,12 @@ roce_frame_send(struct roce_dev *dev, struct rte_mbuf *m,
 		roce_put16(l3 + 4, (uint16_t)udp_len);
 	} else {
 		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)l3;
+		uint16_t tot = (uint16_t)(ROCE_IPV4_LEN + udp_len);
 
-		roce_put16(l3 + 2, (uint16_t)(ROCE_IPV4_LEN + udp_len));
-		ip->hdr_checksum = 0;
-		ip->hdr_checksum = rte_ipv4_cksum(ip);
+		ip->total_length = rte_cpu_to_be_16(tot);
+		/* The path's sum plus the length: no pass over the header. */
+		ip->hdr_checksum = ip_cksum_finish(path->ip_csum_base +
+						   ip->total_length);
 	}
 	/* BTH PadCnt: the builders leave it 0. */
 	p[path->hdr_len + 1] |= (uint8_t)(pad << 4);

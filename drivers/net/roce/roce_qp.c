@@ -9,6 +9,7 @@
 
 #include <netinet/in.h>
 
+#include <rte_ip.h>
 #include <rte_malloc.h>
 
 #include "roce.h"
@@ -99,6 +100,7 @@ roce_path_build(struct roce_dev *dev, const struct prdma_ah_attr *ah,
 		l3[9] = IPPROTO_UDP;
 		memcpy(l3 + 12, dev->ip, 4);
 		memcpy(l3 + 16, &ah->dgid.raw[12], 4);
+		path->ip_csum_base = rte_raw_cksum(l3, ROCE_IPV4_LEN);
 		path->ipv6 = 0;
 		path->hdr_len = ROCE_ETH_LEN + ROCE_IPV4_LEN + ROCE_UDP_LEN;
 	} else {
