@@ -72,6 +72,7 @@ extern int roce_logtype;
 #define ROCE_NB_MBUF        8191
 #define ROCE_MBUF_DATAROOM  (RTE_PKTMBUF_HEADROOM + 4096 + 256)
 #define ROCE_UD_HOP_LIMIT   64
+#define ROCE_IDLE_TSC_STEPS 8             /* idle steps between timer checks */
 #define ROCE_PEER_IDLE_DIV  20000         /* a side idle for 1/20000 s = 50 us */
 
 /* ------------------------------------------------------------------ */
@@ -625,7 +626,8 @@ struct roce_dev {
 
 	/* the engine flag: 0 free, 1 held */
 	uint32_t busy;
-	uint64_t now;             /* TSC read once at the start of a step */
+	uint64_t now;             /* TSC of the step's work (see roce_engine_step) */
+	uint32_t idle_steps;      /* steps that found nothing, for the timer checks */
 
 	/*
 	 * QPs (changed only with the engine flag held). qp_tbl has

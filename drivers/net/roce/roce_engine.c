@@ -309,14 +309,21 @@ rx_burst(struct roce_dev *dev)
 	unsigned int n, i, total = 0;
 
 	n = rte_ring_sc_dequeue_burst(dev->loop, (void **)pkts, dev->burst, NULL);
+	if (n != 0)
+		dev->now = rte_rdtsc();
 	for (i = 0; i < n; i++) {
 		roce_engine_rx_frame(dev, pkts[i]);
 		rte_pktmbuf_free(pkts[i]);
 	}
 	total += n;
 	n = rte_eth_rx_burst(dev->port_id, 0, pkts, dev->burst);
-	if (unlikely(dev->fault[PRDMA_ROCE_FAULT_RX].on))
+	if (unlikely(dev->fault[PRDMA_ROCE_FAULT_RX].on)) {
+		dev->now = rte_rdtsc();
 		return total + fault_rx(dev, pkts, n);
+	}
+	/* The requester's timers restart from the time a frame came in. */
+	if (n != 0 && total == 0)
+		dev->now = rte_rdtsc();
 	for (i = 0; i < n; i++) {
 		roce_engine_rx_frame(dev, pkts[i]);
 		rte_pktmbuf_free(pkts[i]);
@@ -589,14 +596,24 @@ qps_run(struct roce_dev *dev, uint64_t now)
 	return work;
 }
 
+/* Whether any QP is marked (the summary is one or a few cache lines). */
+static inline bool
+qps_marked(const struct roce_dev *dev)
+{
+	uint64_t any = 0;
+	uint32_t i;
+
+	for (i = 0; i < dev->qp_sum_words; i++)
+		any |= __atomic_load_n(&dev->qp_act_sum[i], __ATOMIC_RELAXED);
+	return any != 0;
+}
+
 int
 roce_engine_step(struct roce_dev *dev)
 {
 	unsigned int work;
 	uint64_t now;
 
-	now = rte_rdtsc();
-	dev->now = now;
 	/*
 	 * Responses (ACKs, NAKs, READ responses) leave in the same step as the
 	 * request that produced them, as an HCA answers without being polled:
@@ -604,9 +621,24 @@ roce_engine_step(struct roce_dev *dev)
 	 * must not leave the sender waiting for an ACK until it retries out.
 	 */
 	work = rx_burst(dev);
+	/*
+	 * Reading the TSC costs about a third of an idle step. A step that
+	 * received reads it in rx_burst, one with QPs to run reads it here;
+	 * an idle one looks at the timers only every ROCE_IDLE_TSC_STEPS
+	 * steps, so a timer fires at most that many idle polls late, and
+	 * no timer is ever armed from a stale time.
+	 */
+	if (work == 0) {
+		if (!qps_marked(dev) &&
+		    (++dev->idle_steps & (ROCE_IDLE_TSC_STEPS - 1)) != 0)
+			goto flush;
+		dev->now = rte_rdtsc();
+	}
+	now = dev->now;
 	if (unlikely(now >= dev->timer_next))
 		timers_scan(dev, now);
 	work += qps_run(dev, now);
+flush:
 	tx_flush(dev);
 	return (int)work;
 }

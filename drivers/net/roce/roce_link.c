@@ -192,8 +192,9 @@ roce_link_step_peer(struct roce_dev *dev, uint64_t now)
 		return 0;
 	/* Leave a peer alone that its own lcore keeps stepping: sharing it
 	 * would bounce its cache lines between cores for nothing. */
-	if (now - __atomic_load_n(&l->last_step[1 - dev->side], __ATOMIC_RELAXED) <
-	    dev->tsc_hz / ROCE_PEER_IDLE_DIV)
+	/* Signed: the peer's stamp may be newer than our (idle) step's time. */
+	if ((int64_t)(now - __atomic_load_n(&l->last_step[1 - dev->side], __ATOMIC_RELAXED)) <
+	    (int64_t)(dev->tsc_hz / ROCE_PEER_IDLE_DIV))
 		return 0;
 	/* Pin the peer: its removal waits for stepping to drop to zero. */
 	__atomic_fetch_add(&l->stepping, 1, __ATOMIC_ACQ_REL);
@@ -212,6 +213,7 @@ roce_link_stepped(struct roce_dev *dev, uint64_t now)
 	uint64_t *ts = &dev->link->last_step[dev->side];
 
 	/* Write rarely: every write costs the peer a cache miss. */
-	if (now - __atomic_load_n(ts, __ATOMIC_RELAXED) > dev->tsc_hz / (4 * ROCE_PEER_IDLE_DIV))
+	if ((int64_t)(now - __atomic_load_n(ts, __ATOMIC_RELAXED)) >
+	    (int64_t)(dev->tsc_hz / (4 * ROCE_PEER_IDLE_DIV)))
 		__atomic_store_n(ts, now, __ATOMIC_RELAXED);
 }
