@@ -302,18 +302,27 @@ fault_rx(struct roce_dev *dev, struct rte_mbuf **pkts, unsigned int n)
 	return work + k;
 }
 
+/*
+ * The ring's inline dequeue stores 64-bit words, not mbuf pointers: read
+ * them through a type that may alias them, or under strict aliasing the
+ * compiler sees the array never written and drops the loop (clang -O3 did,
+ * and ran off the end of the step: roce-smoke's test_loopback crashed).
+ */
+typedef struct rte_mbuf *roce_mbuf_ptr __attribute__((__may_alias__));
+
 static unsigned int
 rx_burst(struct roce_dev *dev)
 {
 	struct rte_mbuf *pkts[ROCE_MAX_BURST];
+	roce_mbuf_ptr *loop = (roce_mbuf_ptr *)pkts;
 	unsigned int n, i, total = 0;
 
 	n = rte_ring_sc_dequeue_burst(dev->loop, (void **)pkts, dev->burst, NULL);
 	if (n != 0)
 		dev->now = rte_rdtsc();
 	for (i = 0; i < n; i++) {
-		roce_engine_rx_frame(dev, pkts[i]);
-		rte_pktmbuf_free(pkts[i]);
+		roce_engine_rx_frame(dev, loop[i]);
+		rte_pktmbuf_free(loop[i]);
 	}
 	total += n;
 	n = rte_eth_rx_burst(dev->port_id, 0, pkts, dev->burst);
