@@ -602,6 +602,8 @@ qps_run(struct roce_dev *dev, uint64_t now)
 			}
 		}
 	}
+	/* All run: the next step may take the common path again. */
+	dev->qp_run_next = 0;
 	return work;
 }
 
