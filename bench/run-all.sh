@@ -11,7 +11,7 @@ dir=$(dirname "$0")
 . "$dir/lib.sh"
 need_tools
 if [ -n "$QUICK" ]; then
-	export ITERS=3000 MSGS=20000 SIZES="64 1024" COUNTS="1 16 256 1022 1024 16384"
+	export ITERS=3000 MSGS=20000 SIZES="64 1024" COUNTS="1 16 256 1024 16384"
 	export MIN_MSGS=5000 PER_QP=20
 fi
 intro=$OUT/intro.md
