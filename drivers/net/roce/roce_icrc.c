@@ -10,8 +10,6 @@
  * Ethernet header), so no byte of the packet is copied.
  */
 
-#include <rte_net_crc.h>
-
 #include "roce_wire.h"
 
 uint32_t
@@ -52,7 +50,7 @@ roce_icrc(uint8_t *l3, uint32_t len, int ipv6)
 	save_bth4 = bth[4];
 	bth[4] = 0xff;
 
-	crc = rte_net_crc_calc(pre, len + 8, RTE_NET_CRC32_ETH);
+	crc = roce_crc32(pre, len + 8);
 
 	bth[4] = save_bth4;
 	udp[6] = save_udp[0];
@@ -89,7 +87,7 @@ roce_icrc_v1(uint8_t *grh, uint32_t len)
 	grh[3] = 0xff;
 	grh[7] = 0xff;
 	bth[4] = 0xff;
-	crc = rte_net_crc_calc(pre, len + 8, RTE_NET_CRC32_ETH);
+	crc = roce_crc32(pre, len + 8);
 	bth[4] = save_bth4;
 	memcpy(grh, save_grh, 8);
 	memcpy(pre, save_lrh, 8);

@@ -290,6 +290,17 @@ int roce_hdr_decode(const uint8_t *p, uint32_t len, struct roce_bth *bth,
  * the variant fields, which are masked in place and restored.
  */
 uint32_t roce_icrc(uint8_t *l3, uint32_t len, int ipv6);
+
+/* CRC-32 as RTE_NET_CRC32_ETH computes it, many lanes folded at once. */
+uint32_t roce_crc32(const uint8_t *p, uint32_t len);
+
+/*
+ * Tests: let roce_crc32() use only the folding paths in @allow (and the
+ * CPU has); returns the paths now in use. Not for the fast path.
+ */
+#define ROCE_CRC32_FOLD4  RTE_BIT32(0)   /* PCLMULQDQ, four 128-bit lanes */
+#define ROCE_CRC32_FOLD16 RTE_BIT32(1)   /* VPCLMULQDQ, sixteen lanes */
+unsigned int roce_crc32_paths(unsigned int allow);
 /*
  * The ICRC of a RoCEv1 packet: GRH at @grh, GRH..pad is @len bytes; the 8
  * bytes before @grh are borrowed as for roce_icrc().

@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+/*
+ * CRC-32 (IEEE 802.3, reflected, initial value and final XOR all ones): the
+ * ICRC's checksum, over every byte of every frame in both directions.
+ *
+ * DPDK's rte_net_crc folds one 16-byte lane at a time, so each carry-less
+ * multiply waits for the previous one: about 7 GB/s here, a fifth of a
+ * copy of the same bytes. This one keeps many lanes in flight so that the
+ * multiplies overlap: sixteen 16-byte lanes in eight 256-bit registers
+ * where the CPU has VPCLMULQDQ (about 15 GB/s here), four lanes with
+ * PCLMULQDQ alone, then folds the lanes into one and finishes the last 16
+ * bytes and the tail with a table (Intel's "Fast CRC Computation for
+ * Generic Polynomials Using PCLMULQDQ" describes the folding).
+ *
+ * Why finishing with the table is exact: a fold keeps the running value
+ * congruent, mod P, to the bytes folded so far, so the CRC of those bytes
+ * followed by the rest equals the CRC (from a zero register) of the folded
+ * 16 bytes followed by the rest.
+ *
+ * A fold over a distance of D bits multiplies a lane's low half by
+ * x^(D+32) mod P and its high half by x^(D-32) mod P, both bit-reflected
+ * to 32 bits and shifted left by one (the K_* pairs below; the test
+ * roce-crc32 checks every path against rte_net_crc_calc).
+ */
+
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_cpuflags.h>
+#include <rte_net_crc.h>
+
+#include "roce_wire.h"
+
+#define CRC32_POLY_REFLECTED 0xedb88320u
+
+static uint32_t crc_table[256];
+static int crc_fold;              /* the CPU has PCLMULQDQ */
+static int crc_fold_wide;         /* ... and VPCLMULQDQ with AVX2 */
+
+RTE_INIT(roce_crc32_init)
+{
+	uint32_t i, j, c;
+
+	for (i = 0; i < 256; i++) {
+		c = i;
+		for (j = 0; j < 8; j++)
+			c = (c >> 1) ^ (CRC32_POLY_REFLECTED & (0u - (c & 1)));
+		crc_table[i] = c;
+	}
+#ifdef RTE_ARCH_X86_64
+	crc_fold = rte_cpu_get_flag_enabled(RTE_CPUFLAG_PCLMULQDQ) > 0 &&
+		   rte_cpu_get_flag_enabled(RTE_CPUFLAG_SSE4_1) > 0;
+	crc_fold_wide = crc_fold &&
+			rte_cpu_get_flag_enabled(RTE_CPUFLAG_VPCLMULQDQ) > 0 &&
+			rte_cpu_get_flag_enabled(RTE_CPUFLAG_AVX2) > 0;
+#endif
+}
+
+/* The register @crc carried over @len bytes (no initial or final XOR). */
+static inline uint32_t
+crc_bytes(uint32_t crc, const uint8_t *p, uint32_t len)
+{
+	while (len-- != 0)
+		crc = crc_table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
+	return crc;
+}
+
+#ifdef RTE_ARCH_X86_64
+#include <immintrin.h>
+
+/* Folding constants for a distance of 2048, 512 and 128 bits. */
+#define K_2048_LO 0x11542778aull   /* x^2080 mod P */
+#define K_2048_HI 0x1322d1430ull   /* x^2016 mod P */
+#define K_512_LO  0x154442bd4ull   /* x^544 mod P */
+#define K_512_HI  0x1c6e41596ull   /* x^480 mod P */
+#define K_128_LO  0x1751997d0ull   /* x^160 mod P */
+#define K_128_HI  0x0ccaa009eull   /* x^96 mod P */
+
+__attribute__((target("pclmul,sse4.1")))
+static __rte_always_inline __m128i
+fold(__m128i x, __m128i k, __m128i data)
+{
+	__m128i lo = _mm_clmulepi64_si128(x, k, 0x00);
+	__m128i hi = _mm_clmulepi64_si128(x, k, 0x11);
+
+	return _mm_xor_si128(_mm_xor_si128(lo, hi), data);
+}
+
+/* Four lanes; @len >= 64. */
+__attribute__((target("pclmul,sse4.1")))
+static uint32_t
+crc_fold4(uint32_t crc, const uint8_t *p, uint32_t len)
+{
+	__m128i x0, x1, x2, x3, k;
+	uint8_t last[16];
+
+	/* The register enters as the first four bytes' complement. */
+	x0 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)p), _mm_cvtsi32_si128((int)crc));
+	x1 = _mm_loadu_si128((const __m128i *)(p + 16));
+	x2 = _mm_loadu_si128((const __m128i *)(p + 32));
+	x3 = _mm_loadu_si128((const __m128i *)(p + 48));
+	p += 64;
+	len -= 64;
+	k = _mm_set_epi64x((long long)K_512_HI, (long long)K_512_LO);
+	while (len >= 64) {
+		x0 = fold(x0, k, _mm_loadu_si128((const __m128i *)p));
+		x1 = fold(x1, k, _mm_loadu_si128((const __m128i *)(p + 16)));
+		x2 = fold(x2, k, _mm_loadu_si128((const __m128i *)(p + 32)));
+		x3 = fold(x3, k, _mm_loadu_si128((const __m128i *)(p + 48)));
+		p += 64;
+		len -= 64;
+	}
+	k = _mm_set_epi64x((long long)K_128_HI, (long long)K_128_LO);
+	x0 = fold(x0, k, x1);
+	x0 = fold(x0, k, x2);
+	x0 = fold(x0, k, x3);
+	while (len >= 16) {
+		x0 = fold(x0, k, _mm_loadu_si128((const __m128i *)p));
+		p += 16;
+		len -= 16;
+	}
+	_mm_storeu_si128((__m128i *)last, x0);
+	return crc_bytes(crc_bytes(0, last, sizeof(last)), p, len);
+}
+
+/* Sixteen lanes in eight 256-bit registers; @len >= 256. */
+__attribute__((target("vpclmulqdq,avx2,pclmul,sse4.1")))
+static uint32_t
+crc_fold16(uint32_t crc, const uint8_t *p, uint32_t len)
+{
+	__m256i y[8], k16;
+	__m128i x, k;
+	uint8_t last[16];
+	unsigned int i;
+
+	for (i = 0; i < 8; i++)
+		y[i] = _mm256_loadu_si256((const __m256i *)(p + 32 * i));
+	y[0] = _mm256_xor_si256(y[0], _mm256_castsi128_si256(_mm_cvtsi32_si128((int)crc)));
+	p += 256;
+	len -= 256;
+	k16 = _mm256_set_epi64x((long long)K_2048_HI, (long long)K_2048_LO,
+				(long long)K_2048_HI, (long long)K_2048_LO);
+	while (len >= 256) {
+		for (i = 0; i < 8; i++) {
+			__m256i lo = _mm256_clmulepi64_epi128(y[i], k16, 0x00);
+			__m256i hi = _mm256_clmulepi64_epi128(y[i], k16, 0x11);
+
+			y[i] = _mm256_xor_si256(_mm256_xor_si256(lo, hi),
+				_mm256_loadu_si256((const __m256i *)(p + 32 * i)));
+		}
+		p += 256;
+		len -= 256;
+	}
+	/* The sixteen lanes into one, in message order. */
+	k = _mm_set_epi64x((long long)K_128_HI, (long long)K_128_LO);
+	x = _mm256_castsi256_si128(y[0]);
+	x = fold(x, k, _mm256_extracti128_si256(y[0], 1));
+	for (i = 1; i < 8; i++) {
+		x = fold(x, k, _mm256_castsi256_si128(y[i]));
+		x = fold(x, k, _mm256_extracti128_si256(y[i], 1));
+	}
+	while (len >= 16) {
+		x = fold(x, k, _mm_loadu_si128((const __m128i *)p));
+		p += 16;
+		len -= 16;
+	}
+	_mm_storeu_si128((__m128i *)last, x);
+	return crc_bytes(crc_bytes(0, last, sizeof(last)), p, len);
+}
+#endif
+
+unsigned int
+roce_crc32_paths(unsigned int allow)
+{
+	static int have_fold = -1, have_wide = -1;
+
+	/* What the CPU offers, remembered the first time. */
+	if (have_fold < 0) {
+		have_fold = crc_fold;
+		have_wide = crc_fold_wide;
+	}
+	crc_fold = have_fold && (allow & ROCE_CRC32_FOLD4);
+	crc_fold_wide = crc_fold && have_wide && (allow & ROCE_CRC32_FOLD16);
+	return (crc_fold ? ROCE_CRC32_FOLD4 : 0) | (crc_fold_wide ? ROCE_CRC32_FOLD16 : 0);
+}
+
+uint32_t
+roce_crc32(const uint8_t *p, uint32_t len)
+{
+	uint32_t crc = 0xffffffffu;
+
+#ifdef RTE_ARCH_X86_64
+	if (likely(crc_fold_wide) && len >= 256)
+		return ~crc_fold16(crc, p, len);
+	if (likely(crc_fold) && len >= 64)
+		return ~crc_fold4(crc, p, len);
+#endif
+	/* Short ones (and CPUs without PCLMULQDQ): DPDK's best. */
+	if (len >= 16)
+		return rte_net_crc_calc(p, len, RTE_NET_CRC32_ETH);
+	return ~crc_bytes(crc, p, len);
+}
