@@ -72,6 +72,7 @@ extern int roce_logtype;
 #define ROCE_NB_MBUF        8191
 #define ROCE_MBUF_DATAROOM  (RTE_PKTMBUF_HEADROOM + 4096 + 256)
 #define ROCE_UD_HOP_LIMIT   64
+#define ROCE_TX_STASH       32            /* mbufs allocated ahead for frames */
 #define ROCE_IDLE_TSC_STEPS 8             /* idle steps between timer checks */
 #define ROCE_PEER_IDLE_DIV  20000         /* a side idle for 1/20000 s = 50 us */
 
@@ -664,6 +665,10 @@ struct roce_dev {
 	/* frames waiting for the port (or for ourselves) */
 	struct rte_mbuf *txq[ROCE_TXQ_SIZE];
 	uint32_t txq_len;
+	/* Frames to build come from here, allocated and prefetched a burst
+	 * at a time: each mbuf was last written by the peer's lcore. */
+	struct rte_mbuf *tx_stash[ROCE_TX_STASH];
+	uint32_t tx_stash_len;
 	struct rte_ring *loop;    /* frames this device sent to itself */
 
 	struct roce_pcap *pcap;

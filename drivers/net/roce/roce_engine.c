@@ -17,6 +17,7 @@
 #include <rte_ip.h>
 #include <rte_lcore.h>
 #include <rte_pause.h>
+#include <rte_prefetch.h>
 
 #include "roce.h"
 
@@ -48,6 +49,30 @@ ip_cksum_finish(uint32_t sum)
 	return c == 0xffff ? c : (uint16_t)~c;
 }
 
+/*
+ * An mbuf for a frame to send. A burst is taken from the pool at once and
+ * every header prefetched, so the cache misses of mbufs the peer's lcore
+ * freed overlap instead of stalling each frame in turn. A pool too low for
+ * a burst still gives what it has, one at a time.
+ */
+static inline struct rte_mbuf *
+tx_mbuf(struct roce_dev *dev)
+{
+	struct rte_mbuf *m;
+	uint32_t i;
+
+	if (unlikely(dev->tx_stash_len == 0)) {
+		if (rte_mempool_get_bulk(dev->mp, (void **)dev->tx_stash, ROCE_TX_STASH) != 0)
+			return rte_pktmbuf_alloc(dev->mp);
+		for (i = 0; i < ROCE_TX_STASH; i++)
+			rte_prefetch0(dev->tx_stash[i]);
+		dev->tx_stash_len = ROCE_TX_STASH;
+	}
+	m = dev->tx_stash[--dev->tx_stash_len];
+	rte_pktmbuf_reset(m);
+	return m;
+}
+
 struct rte_mbuf *
 roce_frame_start(struct roce_dev *dev, const struct roce_path *path,
 		 uint16_t sport, uint8_t **bth)
@@ -57,7 +82,7 @@ roce_frame_start(struct roce_dev *dev, const struct roce_path *path,
 
 	if (dev->txq_len >= ROCE_TXQ_SIZE)
 		return NULL;
-	m = rte_pktmbuf_alloc(dev->mp);
+	m = tx_mbuf(dev);
 	if (unlikely(m == NULL)) {
 		dev->st.drop.tx_no_mbuf++;
 		return NULL;
@@ -310,19 +335,36 @@ fault_rx(struct roce_dev *dev, struct rte_mbuf **pkts, unsigned int n)
  */
 typedef struct rte_mbuf *roce_mbuf_ptr __attribute__((__may_alias__));
 
+/*
+ * Receive @n frames, the peer's lcore wrote every one: prefetch all the
+ * headers first, then each frame's data one frame ahead.
+ */
+static inline void
+rx_frames(struct roce_dev *dev, roce_mbuf_ptr *pkts, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		rte_prefetch0(pkts[i]);
+	for (i = 0; i < n; i++) {
+		if (i + 1 < n)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
+		roce_engine_rx_frame(dev, pkts[i]);
+		rte_pktmbuf_free(pkts[i]);
+	}
+}
+
 static unsigned int
 rx_burst(struct roce_dev *dev)
 {
 	struct rte_mbuf *pkts[ROCE_MAX_BURST];
 	roce_mbuf_ptr *loop = (roce_mbuf_ptr *)pkts;
-	unsigned int n, i, total = 0;
+	unsigned int n, total = 0;
 
 	n = rte_ring_sc_dequeue_burst(dev->loop, (void **)pkts, dev->burst, NULL);
-	if (n != 0)
+	if (n != 0) {
 		dev->now = rte_rdtsc();
-	for (i = 0; i < n; i++) {
-		roce_engine_rx_frame(dev, loop[i]);
-		rte_pktmbuf_free(loop[i]);
+		rx_frames(dev, loop, n);
 	}
 	total += n;
 	n = rte_eth_rx_burst(dev->port_id, 0, pkts, dev->burst);
@@ -333,10 +375,7 @@ rx_burst(struct roce_dev *dev)
 	/* The requester's timers restart from the time a frame came in. */
 	if (n != 0 && total == 0)
 		dev->now = rte_rdtsc();
-	for (i = 0; i < n; i++) {
-		roce_engine_rx_frame(dev, pkts[i]);
-		rte_pktmbuf_free(pkts[i]);
-	}
+	rx_frames(dev, (roce_mbuf_ptr *)pkts, n);
 	return total + n;
 }
 
