@@ -11,19 +11,16 @@
  * copy of the same bytes. This one keeps many lanes in flight so that the
  * multiplies overlap: sixteen 16-byte lanes in eight 256-bit registers
  * where the CPU has VPCLMULQDQ (about 15 GB/s here), four lanes with
- * PCLMULQDQ alone, then folds the lanes into one and finishes the last 16
- * bytes and the tail with a table (Intel's "Fast CRC Computation for
- * Generic Polynomials Using PCLMULQDQ" describes the folding).
+ * PCLMULQDQ alone; then it folds the lanes into one, reduces that to the
+ * CRC register (Barrett reduction) and finishes the tail with a table.
+ * Intel's "Fast CRC Computation for Generic Polynomials Using PCLMULQDQ"
+ * describes the method.
  *
- * Why finishing with the table is exact: a fold keeps the running value
- * congruent, mod P, to the bytes folded so far, so the CRC of those bytes
- * followed by the rest equals the CRC (from a zero register) of the folded
- * 16 bytes followed by the rest.
- *
- * A fold over a distance of D bits multiplies a lane's low half by
+ * A fold keeps the running value congruent, mod P, to the bytes folded so
+ * far. A fold over a distance of D bits multiplies a lane's low half by
  * x^(D+32) mod P and its high half by x^(D-32) mod P, both bit-reflected
- * to 32 bits and shifted left by one (the K_* pairs below; the test
- * roce-crc32 checks every path against rte_net_crc_calc).
+ * to 32 bits and shifted left by one (the K_* pairs below). The test
+ * roce-crc32 checks every path against a bit-at-a-time reference.
  */
 
 #include <stdint.h>
@@ -89,13 +86,40 @@ fold(__m128i x, __m128i k, __m128i data)
 	return _mm_xor_si128(_mm_xor_si128(lo, hi), data);
 }
 
+/*
+ * The CRC register of the 16 folded bytes in @x: fold 128 bits to 64, 64
+ * to 32, then a Barrett reduction (x^64 / P and P itself, reflected).
+ */
+#define K_64     0x163cd6124ull   /* x^64 mod P */
+#define K_POLY   0x1db710641ull   /* P */
+#define K_MU     0x1f7011641ull   /* x^64 / P */
+
+__attribute__((target("pclmul,sse4.1")))
+static __rte_always_inline uint32_t
+fold_finish(__m128i x)
+{
+	const __m128i k128 = _mm_set_epi64x((long long)K_128_HI, (long long)K_128_LO);
+	const __m128i k64 = _mm_set_epi64x(0, (long long)K_64);
+	const __m128i pmu = _mm_set_epi64x((long long)K_MU, (long long)K_POLY);
+	const __m128i low32 = _mm_set_epi32(0, 0, 0, -1);
+	__m128i t;
+
+	t = _mm_srli_si128(x, 8);
+	x = _mm_xor_si128(_mm_clmulepi64_si128(x, k128, 0x10), t);
+	t = _mm_srli_si128(x, 4);
+	x = _mm_xor_si128(_mm_clmulepi64_si128(_mm_and_si128(x, low32), k64, 0x00), t);
+	t = x;
+	x = _mm_clmulepi64_si128(_mm_and_si128(x, low32), pmu, 0x10);
+	x = _mm_clmulepi64_si128(_mm_and_si128(x, low32), pmu, 0x00);
+	return (uint32_t)_mm_extract_epi32(_mm_xor_si128(x, t), 1);
+}
+
 /* Four lanes; @len >= 64. */
 __attribute__((target("pclmul,sse4.1")))
 static uint32_t
 crc_fold4(uint32_t crc, const uint8_t *p, uint32_t len)
 {
 	__m128i x0, x1, x2, x3, k;
-	uint8_t last[16];
 
 	/* The register enters as the first four bytes' complement. */
 	x0 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)p), _mm_cvtsi32_si128((int)crc));
@@ -122,8 +146,7 @@ crc_fold4(uint32_t crc, const uint8_t *p, uint32_t len)
 		p += 16;
 		len -= 16;
 	}
-	_mm_storeu_si128((__m128i *)last, x0);
-	return crc_bytes(crc_bytes(0, last, sizeof(last)), p, len);
+	return crc_bytes(fold_finish(x0), p, len);
 }
 
 /* Sixteen lanes in eight 256-bit registers; @len >= 256. */
@@ -133,7 +156,6 @@ crc_fold16(uint32_t crc, const uint8_t *p, uint32_t len)
 {
 	__m256i y[8], k16;
 	__m128i x, k;
-	uint8_t last[16];
 	unsigned int i;
 
 	for (i = 0; i < 8; i++)
@@ -167,8 +189,7 @@ crc_fold16(uint32_t crc, const uint8_t *p, uint32_t len)
 		p += 16;
 		len -= 16;
 	}
-	_mm_storeu_si128((__m128i *)last, x);
-	return crc_bytes(crc_bytes(0, last, sizeof(last)), p, len);
+	return crc_bytes(fold_finish(x), p, len);
 }
 #endif
 
