@@ -20,7 +20,7 @@ intro=$OUT/intro.md
 	echo
 	echo "Each table below comes from one script of \`bench/\`, which measures prdma and its baseline"
 	echo "in the same run and rewrites only its own section here (between \`bench:\` markers)."
-	echo "\`bench/run-all.sh\` runs them all (about fifteen minutes, root for the AF_XDP ones; \`QUICK=1\` for a short pass)."
+	echo "\`bench/run-all.sh\` runs them all (about ten minutes, root for the AF_XDP ones; \`QUICK=1\` for a short pass)."
 	echo "The tools are prdma-perf (\`doc/tools.md\`) and \`bench/tcp_pingpong.c\`."
 	echo
 	machine
