@@ -121,6 +121,7 @@ PY
 	gnuplot <<GP && hist=1
 set terminal png size 800,420
 set output "$IMG/afxdp_histogram.png"
+set termoption noenhanced
 set title "64 B RC WRITE ping-pong over AF_XDP between two namespaces: one-way latency (up to p99.9)"
 set xlabel "one-way latency (us)"
 set ylabel "samples"
