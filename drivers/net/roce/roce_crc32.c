@@ -11,7 +11,7 @@
  * copy of the same bytes. This one keeps many lanes in flight so that the
  * multiplies overlap: sixteen 16-byte lanes in eight 256-bit registers
  * where the CPU has VPCLMULQDQ (about 15 GB/s here), four lanes with
- * PCLMULQDQ alone; then it folds the lanes into one, reduces that to the
+ * PCLMULQDQ alone (one for inputs under 64 bytes); then it folds the lanes into one, reduces that to the
  * CRC register (Barrett reduction) and finishes the tail with a table.
  * Intel's "Fast CRC Computation for Generic Polynomials Using PCLMULQDQ"
  * describes the method.
@@ -112,6 +112,25 @@ fold_finish(__m128i x)
 	x = _mm_clmulepi64_si128(_mm_and_si128(x, low32), pmu, 0x10);
 	x = _mm_clmulepi64_si128(_mm_and_si128(x, low32), pmu, 0x00);
 	return (uint32_t)_mm_extract_epi32(_mm_xor_si128(x, t), 1);
+}
+
+/* One lane, for the short frames (ACKs); @len >= 16. */
+__attribute__((target("pclmul,sse4.1")))
+static uint32_t
+crc_fold1(uint32_t crc, const uint8_t *p, uint32_t len)
+{
+	const __m128i k = _mm_set_epi64x((long long)K_128_HI, (long long)K_128_LO);
+	__m128i x;
+
+	x = _mm_xor_si128(_mm_loadu_si128((const __m128i *)p), _mm_cvtsi32_si128((int)crc));
+	p += 16;
+	len -= 16;
+	while (len >= 16) {
+		x = fold(x, k, _mm_loadu_si128((const __m128i *)p));
+		p += 16;
+		len -= 16;
+	}
+	return crc_bytes(fold_finish(x), p, len);
 }
 
 /* Four lanes; @len >= 64. */
@@ -218,8 +237,10 @@ roce_crc32(const uint8_t *p, uint32_t len)
 		return ~crc_fold16(crc, p, len);
 	if (likely(crc_fold) && len >= 64)
 		return ~crc_fold4(crc, p, len);
+	if (likely(crc_fold) && len >= 16)
+		return ~crc_fold1(crc, p, len);
 #endif
-	/* Short ones (and CPUs without PCLMULQDQ): DPDK's best. */
+	/* CPUs without PCLMULQDQ: DPDK's best. */
 	if (len >= 16)
 		return rte_net_crc_calc(p, len, RTE_NET_CRC32_ETH);
 	return ~crc_bytes(crc, p, len);
