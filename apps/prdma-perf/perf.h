@@ -144,6 +144,7 @@ struct perf_side {
 	struct prdma_cq *rcq;
 	struct prdma_qp **qp;
 	struct prdma_ah **ah;        /* UD: per QP, to the peer's QP */
+	uint32_t *peer_qkey;         /* UD: per QP, the peer QP's Q_Key */
 	uint32_t nqp;
 	uint8_t *buf;                /* nqp receive slots, then nqp source slots */
 	size_t slot_len;

@@ -138,7 +138,7 @@ perf_post(struct perf_run *r, uint32_t q, uint8_t stamp, int force_signal)
 		if (s->o->conn == PERF_CONN_UD) {
 			wr.wr.ud.ah = s->ah[q];
 			wr.wr.ud.remote_qpn = pk->qpn;
-			wr.wr.ud.remote_qkey = PERF_UD_QKEY;
+			wr.wr.ud.remote_qkey = s->peer_qkey[q];
 		} else {
 			wr.wr.rdma.remote_addr = pk->vaddr;
 			wr.wr.rdma.rkey = pk->rkey;

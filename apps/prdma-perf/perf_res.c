@@ -99,6 +99,7 @@ perf_side_open(struct perf_side *s, const struct perf_opts *o, const char *devar
 	struct prdma_cq_init_attr cqa;
 	struct prdma_dev_attr da;
 	struct prdma_port_attr pa;
+	uint32_t i;
 	int ret;
 
 	memset(s, 0, sizeof(*s));
@@ -140,10 +141,15 @@ perf_side_open(struct perf_side *s, const struct perf_opts *o, const char *devar
 	s->my = calloc(s->nqp, sizeof(*s->my));
 	s->peer = calloc(s->nqp, sizeof(*s->peer));
 	s->ah = calloc(s->nqp, sizeof(*s->ah));
-	if (s->qp == NULL || s->my == NULL || s->peer == NULL || s->ah == NULL) {
+	s->peer_qkey = calloc(s->nqp, sizeof(*s->peer_qkey));
+	if (s->qp == NULL || s->my == NULL || s->peer == NULL || s->ah == NULL ||
+	    s->peer_qkey == NULL) {
 		rte_errno = ENOMEM;
 		return fail(s, "allocation");
 	}
+	/* -R replaces them with the Q_Keys SIDR gives. */
+	for (i = 0; i < s->nqp; i++)
+		s->peer_qkey[i] = PERF_UD_QKEY;
 	s->pd = prdma_pd_alloc(s->dev);
 	if (s->pd == NULL)
 		return fail(s, "PD alloc");
@@ -395,6 +401,7 @@ perf_side_close(struct perf_side *s)
 	free(s->my);
 	free(s->peer);
 	free(s->ah);
+	free(s->peer_qkey);
 	memset(s, 0, sizeof(*s));
 	s->dev_id = -1;
 	return first;
