@@ -202,9 +202,13 @@ run_loopback(const struct perf_opts *o, struct perf_row *rows, unsigned int *nb_
 	memcpy(srv.peer, cli.my, sizeof(*cli.my) * cli.nqp);
 	memcpy(cli.peer, srv.my, sizeof(*srv.my) * srv.nqp);
 	srv.mtu = cli.mtu = RTE_MIN(srv.mtu, cli.mtu);
-	ret = perf_side_connect(&srv);
-	if (ret == 0)
-		ret = perf_side_connect(&cli);
+	if (o->use_cm && o->conn == PERF_CONN_UD) {
+		ret = perf_cm_loopback_ud(&srv, &cli, o);
+	} else {
+		ret = perf_side_connect(&srv);
+		if (ret == 0)
+			ret = perf_side_connect(&cli);
+	}
 	if (ret == 0)
 		ret = fill_recvs(o, &srv);
 	if (ret == 0)
@@ -472,6 +476,7 @@ run_remote(const struct perf_opts *o, struct perf_row *rows, unsigned int *nb_ro
 		ret = perf_oob_keys(&x, &s);
 	if (ret < 0)
 		goto out;
+	perf_cm_ud_peers(cm, &s);
 	perf_report_banner(stdout, o, &s);
 	perf_report_keys(stdout, &s);
 	if (!o->use_cm)

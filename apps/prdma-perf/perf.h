@@ -221,6 +221,10 @@ int perf_cm_prepost(struct perf_side *s);
 struct perf_cm;
 int perf_cm_establish(struct perf_side *s, const struct perf_opts *o, struct perf_cm **cmp);
 void perf_cm_close(struct perf_cm *cm);
+/* -R -c UD, client: the peer QPNs SIDR gave replace those of the keys. */
+void perf_cm_ud_peers(const struct perf_cm *cm, struct perf_side *s);
+/* -R -c UD --loopback: each client QP resolves its server QP with SIDR. */
+int perf_cm_loopback_ud(struct perf_side *srv, struct perf_side *cli, const struct perf_opts *o);
 
 /* ------------------------------------------------------------------ */
 /* Data phase (perf_lat.c, perf_bw.c)                                  */

@@ -9,6 +9,10 @@
  * first), then one per data QP (-q). The messages have their own QP and
  * CQs, so they never mix with the test's SENDs and the serving side of a
  * timed (-D) run sees the client's next message as soon as it lands.
+ * With -c UD the data QPs are not connected but resolved, as perftest
+ * does with RDMA_PS_UDP: one SIDR_REQ/SIDR_REP per QP (0x0111 << 16 |
+ * port) gives the client the server's QPN, Q_Key and path, and the
+ * server the path back; the messages' connection stays RC.
  */
 
 #include <arpa/inet.h>
@@ -31,8 +35,10 @@ struct perf_cm {
 	struct perf_side *side;
 	struct prdma_cm_channel *ch;
 	struct prdma_cm_id *listen_id;
+	struct prdma_cm_id *udp_listen_id; /* -c UD: the data QPs' SIDRs */
 	struct prdma_cm_id **id;     /* [0]: the messages' connection, then one per QP */
 	uint32_t nb_id;              /* connections asked for or accepted */
+	uint32_t *sidr_qpn;          /* -c UD client: per data QP, from the SIDR_REP */
 };
 
 /* The QP of connection @p k: the control QP first, then the data QPs. */
@@ -66,11 +72,114 @@ ctl_create(struct perf_side *s)
 	return s->ctl_qp == NULL ? -rte_errno : 0;
 }
 
+/* The port space of connection @p k: the messages always ride on RC; with
+ * -c UD the data QPs resolve their peers with SIDR (RDMA_PS_UDP). */
+static enum prdma_cm_port_space
+conn_ps(const struct perf_side *s, uint32_t k)
+{
+	return k > 0 && s->o->conn == PERF_CONN_UD ? PRDMA_CM_PS_UDP : PRDMA_CM_PS_TCP;
+}
+
+/* The Q_Key the CM gave our own UD QP (the serving side's peer shares it,
+ * both being rdma_cm's default). */
+static uint32_t
+qp_qkey(struct prdma_qp *qp)
+{
+	struct prdma_qp_attr at;
+
+	if (prdma_qp_query(qp, &at, NULL) == 0 && at.qkey != 0)
+		return at.qkey;
+	return PRDMA_CM_UDP_QKEY;
+}
+
+/*
+ * UD: the address handle to the peer's QP @p i from the path SIDR gave
+ * (the client: the SIDR_REP's sender; the server: the SIDR_REQ's), and the
+ * Q_Key to send with.
+ */
+static int
+ud_peer(struct perf_side *s, uint32_t i, const struct prdma_cm_ud_param *u, uint32_t qkey)
+{
+	struct prdma_ah_attr a = u->ah_attr;
+
+	if (s->dmac_set) {
+		a.flags |= PRDMA_AH_F_DMAC;
+		a.dmac = s->dmac;
+	}
+	s->ah[i] = prdma_ah_create(s->pd, &a);
+	if (s->ah[i] == NULL) {
+		PERF_LOG(ERR, "rdma_cm: UD QP %u: AH create: %s", i, rte_strerror(rte_errno));
+		return -rte_errno;
+	}
+	s->peer_qkey[i] = qkey;
+	return 0;
+}
+
+/* Ask for connection cm->nb_id (a REQ, or a SIDR_REQ for a UD data QP). */
+static int
+conn_start(struct perf_cm *cm, const struct sockaddr_in *dst, const struct prdma_cm_conn_param *p)
+{
+	struct perf_side *s = cm->side;
+	uint32_t k = cm->nb_id;
+
+	cm->id[k] = prdma_cm_id_create(cm->ch, s->dev, 1, conn_ps(s, k), NULL);
+	if (cm->id[k] == NULL)
+		return -rte_errno;
+	cm->nb_id++;
+	return prdma_cm_connect(cm->id[k], conn_qp(s, k), (const struct sockaddr *)dst, p);
+}
+
+/* One CM event of run_connections(); *@p up counts the connections done. */
+static int
+conn_event(struct perf_cm *cm, const struct prdma_cm_event *ev, const struct sockaddr_in *dst,
+	   const struct prdma_cm_conn_param *p, uint32_t *up)
+{
+	struct perf_side *s = cm->side;
+	uint32_t total = s->nqp + 1, k = cm->nb_id;
+	int ret;
+
+	if (ev->event == PRDMA_CM_EVENT_CONNECT_REQUEST && dst == NULL && k < total) {
+		if (ev->id->ps != conn_ps(s, k)) {
+			PERF_LOG(ERR, "rdma_cm: connection %u: a request in port space 0x%x, "
+				 "expected 0x%x", k + 1, ev->id->ps, conn_ps(s, k));
+			return -EPROTO;
+		}
+		cm->id[k] = ev->id;
+		cm->nb_id++;
+		ret = prdma_cm_accept(ev->id, conn_qp(s, k), p);
+		if (ret < 0 || conn_ps(s, k) != PRDMA_CM_PS_UDP)
+			return ret;
+		/* SIDR ends with our SIDR_REP: no ESTABLISHED on this side. The
+		 * client's QPN comes with its keys, as in perftest. */
+		ret = ud_peer(s, k - 1, &ev->param.ud, qp_qkey(conn_qp(s, k)));
+		if (ret == 0)
+			(*up)++;
+		return ret;
+	}
+	if (ev->event == PRDMA_CM_EVENT_ESTABLISHED) {
+		(*up)++;
+		if (dst == NULL)
+			return 0;
+		if (ev->id->ps == PRDMA_CM_PS_UDP) {
+			/* The SIDR_REP: the server's QPN, Q_Key and the path to it. */
+			cm->sidr_qpn[k - 2] = ev->param.ud.qp_num;
+			ret = ud_peer(s, k - 2, &ev->param.ud, ev->param.ud.qkey);
+			if (ret < 0)
+				return ret;
+		}
+		return k == total ? 0 : conn_start(cm, dst, p);
+	}
+	PERF_LOG(ERR, "rdma_cm: connection %u of %u: unexpected %s (status %d)", *up + 1, total,
+		 prdma_cm_event_str(ev->event), ev->status);
+	return -ECONNREFUSED;
+}
+
 /*
  * Run the CM until every connection is established: the client asks for
  * them one after the other (each once the previous one is up), so the
  * server, which takes the requests in their order of arrival, gives each
- * the same QP as the client did.
+ * the same QP as the client did. With -c UD a data QP's "connection" is a
+ * SIDR: up on the client at the SIDR_REP, on the server once answered.
  */
 static int
 run_connections(struct perf_cm *cm, const struct perf_opts *o, const struct sockaddr_in *dst,
@@ -79,17 +188,11 @@ run_connections(struct perf_cm *cm, const struct perf_opts *o, const struct sock
 	struct perf_side *s = cm->side;
 	uint32_t total = s->nqp + 1, up = 0;
 	uint64_t deadline = rte_rdtsc() + (uint64_t)(o->timeout_s * rte_get_tsc_hz());
-	enum prdma_cm_event_type got;
 	struct prdma_cm_event *ev;
-	struct prdma_cm_id *nid;
-	int status, ret;
+	int ret;
 
 	if (dst != NULL) {
-		cm->id[0] = prdma_cm_id_create(cm->ch, s->dev, 1, PRDMA_CM_PS_TCP, NULL);
-		if (cm->id[0] == NULL)
-			return -rte_errno;
-		cm->nb_id = 1;
-		ret = prdma_cm_connect(cm->id[0], conn_qp(s, 0), (const struct sockaddr *)dst, p);
+		ret = conn_start(cm, dst, p);
 		if (ret < 0)
 			return ret;
 	}
@@ -103,35 +206,11 @@ run_connections(struct perf_cm *cm, const struct perf_opts *o, const struct sock
 			}
 			continue;
 		}
-		got = ev->event;
-		status = ev->status;
-		nid = ev->id;
+		ret = conn_event(cm, ev, dst, p, &up);
 		prdma_cm_ack_event(ev);
-		if (got == PRDMA_CM_EVENT_CONNECT_REQUEST && dst == NULL && cm->nb_id < total) {
-			cm->id[cm->nb_id] = nid;
-			ret = prdma_cm_accept(nid, conn_qp(s, cm->nb_id), p);
-			cm->nb_id++;
-			if (ret < 0)
-				return ret;
-		} else if (got == PRDMA_CM_EVENT_ESTABLISHED) {
-			up++;
-			deadline = rte_rdtsc() + (uint64_t)(o->timeout_s * rte_get_tsc_hz());
-			if (dst == NULL || cm->nb_id == total)
-				continue;
-			cm->id[cm->nb_id] = prdma_cm_id_create(cm->ch, s->dev, 1, PRDMA_CM_PS_TCP,
-							       NULL);
-			if (cm->id[cm->nb_id] == NULL)
-				return -rte_errno;
-			ret = prdma_cm_connect(cm->id[cm->nb_id], conn_qp(s, cm->nb_id),
-					       (const struct sockaddr *)dst, p);
-			cm->nb_id++;
-			if (ret < 0)
-				return ret;
-		} else {
-			PERF_LOG(ERR, "rdma_cm: connection %u of %u: unexpected %s (status %d)",
-				 up + 1, total, prdma_cm_event_str(got), status);
-			return -ECONNREFUSED;
-		}
+		if (ret < 0)
+			return ret;
+		deadline = rte_rdtsc() + (uint64_t)(o->timeout_s * rte_get_tsc_hz());
 	}
 	return 0;
 }
@@ -153,7 +232,8 @@ perf_cm_establish(struct perf_side *s, const struct perf_opts *o, struct perf_cm
 	*cmp = cm;
 	cm->side = s;
 	cm->id = calloc(s->nqp + 1, sizeof(*cm->id));
-	if (cm->id == NULL)
+	cm->sidr_qpn = calloc(s->nqp, sizeof(*cm->sidr_qpn));
+	if (cm->id == NULL || cm->sidr_qpn == NULL)
 		return -ENOMEM;
 	ret = ctl_create(s);
 	if (ret < 0)
@@ -178,6 +258,16 @@ perf_cm_establish(struct perf_side *s, const struct perf_opts *o, struct perf_cm
 				      (int)RTE_MIN(s->nqp + 1, 4096u));
 		if (ret < 0)
 			return ret;
+		if (o->conn == PERF_CONN_UD) {
+			cm->udp_listen_id = prdma_cm_id_create(cm->ch, s->dev, 1,
+							       PRDMA_CM_PS_UDP, NULL);
+			if (cm->udp_listen_id == NULL)
+				return -rte_errno;
+			ret = prdma_cm_listen(cm->udp_listen_id, (struct sockaddr *)&sin,
+					      (int)RTE_MIN(s->nqp, 4096u));
+			if (ret < 0)
+				return ret;
+		}
 		printf("\n************************************\n"
 		       "* Waiting for client to connect... *\n"
 		       "************************************\n");
@@ -197,7 +287,7 @@ perf_cm_establish(struct perf_side *s, const struct perf_opts *o, struct perf_cm
 	for (i = 0; i < s->nqp; i++) {
 		if (prdma_qp_query(s->qp[i], &at, NULL) == 0) {
 			s->my[i].psn = at.sq_psn;
-			if (i == 0)
+			if (i == 0 && o->conn != PERF_CONN_UD)
 				s->mtu = at.path_mtu;
 		}
 	}
@@ -218,8 +308,10 @@ disconnect(struct perf_cm *cm, int active)
 	struct prdma_cm_event *ev;
 	uint32_t k, asked = 0, done = 0;
 
+	/* A SIDR left nothing to end. */
 	for (k = 0; k < cm->nb_id; k++)
-		if (cm->id[k] != NULL && (!active || prdma_cm_disconnect(cm->id[k]) == 0))
+		if (cm->id[k] != NULL && cm->id[k]->ps == PRDMA_CM_PS_TCP &&
+		    (!active || prdma_cm_disconnect(cm->id[k]) == 0))
 			asked++;
 	while (done < asked && rte_rdtsc() < deadline) {
 		prdma_cm_channel_progress(cm->ch);
@@ -246,6 +338,8 @@ perf_cm_close(struct perf_cm *cm)
 			prdma_cm_id_destroy(cm->id[k]);
 	if (cm->listen_id != NULL)
 		prdma_cm_id_destroy(cm->listen_id);
+	if (cm->udp_listen_id != NULL)
+		prdma_cm_id_destroy(cm->udp_listen_id);
 	if (cm->ch != NULL)
 		prdma_cm_channel_destroy(cm->ch);
 	if (s->ctl_qp != NULL)
@@ -258,7 +352,23 @@ perf_cm_close(struct perf_cm *cm)
 	s->ctl_scq = s->ctl_rcq = NULL;
 	s->cm_mode = 0;
 	free(cm->id);
+	free(cm->sidr_qpn);
 	free(cm);
+}
+
+void
+perf_cm_ud_peers(const struct perf_cm *cm, struct perf_side *s)
+{
+	uint32_t i;
+
+	if (cm == NULL || s->server || s->o->conn != PERF_CONN_UD)
+		return;
+	for (i = 0; i < s->nqp; i++) {
+		if (s->peer[i].qpn != cm->sidr_qpn[i])
+			PERF_LOG(WARNING, "rdma_cm: QP %u: the keys name QPN 0x%06x, SIDR 0x%06x: "
+				 "using SIDR's", i, s->peer[i].qpn, cm->sidr_qpn[i]);
+		s->peer[i].qpn = cm->sidr_qpn[i];
+	}
 }
 
 static int
@@ -356,4 +466,119 @@ perf_cm_msg(struct perf_oob *x, const void *out, void *in, size_t len)
 	}
 	ret = cm_recv(x, in, len);
 	return ret < 0 ? ret : cm_send(x, out, len);
+}
+
+/* One event of the loopback's SIDRs; *@p up counts the client's QPs done. */
+static int
+loopback_event(struct perf_side *srv, struct perf_side *cli, struct prdma_cm_id **id,
+	       const struct prdma_cm_event *ev, uint32_t *asked, uint32_t *up)
+{
+	uint32_t n = cli->nqp, k;
+	int ret;
+
+	if (ev->event == PRDMA_CM_EVENT_CONNECT_REQUEST && *asked < 2 * n) {
+		/* The requests come one at a time, in the client's QP order. */
+		k = *asked - n;
+		id[n + k] = ev->id;
+		(*asked)++;
+		ret = prdma_cm_accept(ev->id, srv->qp[k], NULL);
+		return ret < 0 ? ret : ud_peer(srv, k, &ev->param.ud, qp_qkey(srv->qp[k]));
+	}
+	if (ev->event == PRDMA_CM_EVENT_ESTABLISHED && *up < n && ev->id == id[*up]) {
+		k = (*up)++;
+		cli->peer[k].qpn = ev->param.ud.qp_num;
+		ret = ud_peer(cli, k, &ev->param.ud, ev->param.ud.qkey);
+		return ret;
+	}
+	PERF_LOG(ERR, "rdma_cm: UD QP %u of %u: unexpected %s (status %d)", *up + 1, n,
+		 prdma_cm_event_str(ev->event), ev->status);
+	return -ECONNREFUSED;
+}
+
+/*
+ * --loopback -R -c UD: both sides in this process on one event channel.
+ * The server listens in RDMA_PS_UDP on its port's first IPv4 address;
+ * each client QP sends a SIDR_REQ once the previous one is answered. The
+ * client's AH, the server's QPN and Q_Key come from the SIDR_REP; the
+ * server's AH from the SIDR_REQ (the client's QPN is in its keys). A SIDR
+ * keeps no state, so the ids go once every QP is resolved.
+ */
+int
+perf_cm_loopback_ud(struct perf_side *srv, struct perf_side *cli, const struct perf_opts *o)
+{
+	uint32_t n = cli->nqp, asked = 0, up = 0, i;
+	struct prdma_cm_id *lid = NULL, **id;
+	struct prdma_cm_channel *ch;
+	struct prdma_cm_event *ev;
+	struct prdma_qp_attr at;
+	struct sockaddr_in sin;
+	uint64_t deadline;
+	int ret;
+
+	id = calloc(2 * n, sizeof(*id));
+	if (id == NULL)
+		return -ENOMEM;
+	ch = prdma_cm_channel_create(0);
+	if (ch == NULL) {
+		free(id);
+		return -rte_errno;
+	}
+	/* The server's address: the first IPv4 GID of its port. */
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_ANY);
+	lid = prdma_cm_id_create(ch, srv->dev, 1, PRDMA_CM_PS_UDP, NULL);
+	ret = lid == NULL ? -rte_errno : prdma_cm_bind(lid, (struct sockaddr *)&sin);
+	if (ret < 0)
+		goto out;
+	memcpy(&sin, &lid->local_addr, sizeof(sin));
+	prdma_cm_id_destroy(lid);
+	sin.sin_port = htons(o->port);
+	lid = prdma_cm_id_create(ch, srv->dev, 1, PRDMA_CM_PS_UDP, NULL);
+	ret = lid == NULL ? -rte_errno :
+			    prdma_cm_listen(lid, (struct sockaddr *)&sin, (int)RTE_MIN(n, 4096u));
+	if (ret < 0)
+		goto out;
+	asked = n;       /* id[0..n): the client's; id[n..asked): the server's */
+	deadline = rte_rdtsc() + (uint64_t)(o->timeout_s * rte_get_tsc_hz());
+	while (up < n) {
+		if (id[up] == NULL) {
+			id[up] = prdma_cm_id_create(ch, cli->dev, 1, PRDMA_CM_PS_UDP, NULL);
+			ret = id[up] == NULL ? -rte_errno :
+				prdma_cm_connect(id[up], cli->qp[up], (struct sockaddr *)&sin,
+						 NULL);
+			if (ret < 0)
+				goto out;
+		}
+		prdma_cm_channel_progress(ch);
+		if (prdma_cm_get_event(ch, &ev) != 0) {
+			if (rte_rdtsc() > deadline) {
+				PERF_LOG(ERR, "rdma_cm: %u of %u UD QPs resolved after %.0f s", up,
+					 n, o->timeout_s);
+				ret = -ETIMEDOUT;
+				goto out;
+			}
+			continue;
+		}
+		ret = loopback_event(srv, cli, id, ev, &asked, &up);
+		prdma_cm_ack_event(ev);
+		if (ret < 0)
+			goto out;
+	}
+	/* The CM chose the send PSNs: the keys report them. */
+	for (i = 0; i < n; i++) {
+		if (prdma_qp_query(cli->qp[i], &at, NULL) == 0)
+			cli->my[i].psn = srv->peer[i].psn = at.sq_psn;
+		if (prdma_qp_query(srv->qp[i], &at, NULL) == 0)
+			srv->my[i].psn = cli->peer[i].psn = at.sq_psn;
+	}
+out:
+	for (i = 0; i < 2 * n; i++)
+		if (id[i] != NULL)
+			prdma_cm_id_destroy(id[i]);
+	if (lid != NULL)
+		prdma_cm_id_destroy(lid);
+	prdma_cm_channel_destroy(ch);
+	free(id);
+	return ret;
 }

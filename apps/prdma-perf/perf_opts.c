@@ -242,9 +242,7 @@ opts_check(struct perf_opts *o, int size_set, int depth_set)
 	if (o->conn != PERF_CONN_RC && perf_test_is_raw(o->test))
 		BAD("-c applies to the RDMA tests, not to %s", perf_test_name(o->test));
 	if (o->use_cm && o->conn == PERF_CONN_UC)
-		BAD("UC is not supported in librdmacm (-R goes with RC)");
-	if (o->use_cm && o->conn == PERF_CONN_UD)
-		BAD("-R with UD (rdma_cm SIDR) is not supported by prdma-perf: use the TCP exchange");
+		BAD("UC is not supported in librdmacm (-R goes with RC or UD)");
 	return 0;
 }
 

@@ -35,6 +35,9 @@ RUNS = [
     ("send_lat", ["-c", "UD", "-n", "300", "-s", "64", "-I", "64"]),
     ("send_bw", ["-c", "UD", "-n", "300", "-s", "1024"]),
     ("send_lat", ["-c", "UD", "-D", "0.3", "-s", "512"]),
+    # -R with UD: the QPs resolve each other with SIDR (RDMA_PS_UDP).
+    ("send_lat", ["-R", "-c", "UD", "-n", "300", "-s", "64"]),
+    ("send_bw", ["-R", "-c", "UD", "-n", "300", "-s", "1024", "-q", "2"]),
 ]
 # Combinations perftest refuses, and the words of the one line expected.
 BAD = (
@@ -49,7 +52,6 @@ BAD = (
     (["send_lat", "--loopback", "-c", "XRC"], "RC, UC or UD"),
     (["write_bw", "-R", "-c", "UC", "--devargs", "roce:port=0", "10.0.0.1"],
      "UC is not supported in librdmacm"),
-    (["send_bw", "-R", "-c", "UD", "--devargs", "roce:port=0", "10.0.0.1"], "-R with UD"),
 )
 
 
@@ -118,6 +120,8 @@ def main():
         header = "t_typical[usec]" if test.endswith("_lat") else "MsgRate[Mpps]"
         if header not in p.stdout:
             fail("%s: perftest's report header missing" % test)
+        if "-R" in args and "rdma_cm QPs\t : ON" not in p.stdout:
+            fail("%s %s: rdma_cm not reported" % (test, " ".join(args)))
         with open(path) as f:
             check(test, args, json.load(f))
         print("%s %s: ok" % (test, " ".join(args)))

@@ -267,6 +267,29 @@ def main():
                  (" ".join([test] + extra), nqp))
         print("-R %s: %d CM connection(s) for data, results printed" %
               (" ".join([test] + extra), nqp))
+    # -R -c UD: each data QP finds its peer with SIDR (RDMA_PS_UDP), as perftest
+    # with rdma_cm; the client's remote QPNs are the server's own, from the SIDR_REP.
+    for i, (test, extra) in enumerate((("send_lat", ["-n", "200", "-s", "64"]),
+                                       ("send_bw", ["-q", "2", "-n", "300", "-s", "1024"]))):
+        sout, cout, st, ct = run_pair(perf, test, ["-R", "-c", "UD"] + extra, tmp,
+                                      base + 70 + i, host="192.0.2.1")
+        nqp = int(extra[extra.index("-q") + 1]) if "-q" in extra else 1
+        what = " ".join([test, "-R", "-c", "UD"] + extra)
+        if not result_row(cout, int(extra[-1])) or "Connection type : UD" not in cout or \
+                "rdma_cm QPs\t : ON" not in cout:
+            print(cout)
+            fail("%s: no result row" % what)
+        if st or ct:
+            fail("%s: the TCP exchange was used" % what)
+        qpn = r"^ %s address: LID \w+ QPN (0x[0-9a-f]+)"
+        srv_local = re.findall(qpn % "local", sout, re.M)
+        cli_remote = re.findall(qpn % "remote", cout, re.M)
+        if len(srv_local) != nqp or cli_remote != srv_local:
+            print(sout)
+            print(cout)
+            fail("%s: the client's remote QPNs %s, the server's %s" %
+                 (what, cli_remote, srv_local))
+        print("%s: %d SIDR(s), results printed" % (what, nqp))
     # UC and UD between processes: the keys carry what UD needs (QPN, GID).
     for i, (test, extra) in enumerate((("send_lat", ["-c", "UD", "-n", "200", "-s", "64"]),
                                        ("send_bw", ["-c", "UD", "-n", "500", "-s", "1024"]),
