@@ -53,7 +53,9 @@ perf_report_banner(FILE *out, const struct perf_opts *o, const struct perf_side 
 		fprintf(out, " Outstand reads  : %u\n", s->my[0].out_reads);
 	else
 		fprintf(out, " Max inline data : %u[B]\n", RTE_MIN(o->inline_size, s->max_inline));
-	fprintf(out, " rdma_cm QPs\t : %s\n", o->use_cm ? "ON" : "OFF");
+	/* In one process only UD goes through the CM (SIDR): say what ran. */
+	fprintf(out, " rdma_cm QPs\t : %s\n",
+		o->use_cm && (!o->loopback || o->conn == PERF_CONN_UD) ? "ON" : "OFF");
 	fprintf(out, " Data ex. method : %s\n", o->loopback ? "loopback (in process)" :
 		(o->use_cm ? "rdma_cm" : "Ethernet"));
 	fprintf(out, RULE);

@@ -125,6 +125,14 @@ def main():
         with open(path) as f:
             check(test, args, json.load(f))
         print("%s %s: ok" % (test, " ".join(args)))
+    # In one process an RC -R has no CM to go through: the banner says OFF.
+    p = subprocess.run([perf] + EAL + ["-l", "0-1", "--", "write_lat", "--loopback", "-R",
+                       "-n", "100", "-s", "64"], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, timeout=120)
+    if p.returncode != 0 or "rdma_cm QPs\t : OFF" not in p.stdout:
+        print(p.stdout)
+        fail("write_lat --loopback -R: exit %d, or the banner claims rdma_cm" % p.returncode)
+    print("write_lat --loopback -R: rdma_cm reported OFF")
     # Bad options get one clear line and exit 2.
     for bad, msg in BAD:
         p = subprocess.run([perf] + EAL + ["-l", "0", "--"] + bad, stdout=subprocess.PIPE,
