@@ -142,8 +142,9 @@ dev_free(struct roce_dev *dev)
 	for (i = 0; i < dev->txq_len; i++)
 		rte_pktmbuf_free(dev->txq[i]);
 	dev->txq_len = 0;
-	for (i = 0; i < dev->tx_stash_len; i++)
-		rte_pktmbuf_free(dev->tx_stash[i]);
+	/* Still raw from the pool (never reset): they go back the same way. */
+	if (dev->tx_stash_len != 0)
+		rte_mempool_put_bulk(dev->mp, (void **)dev->tx_stash, dev->tx_stash_len);
 	dev->tx_stash_len = 0;
 	roce_fault_fini(dev);
 	if (dev->pcap != NULL)
