@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The prdma authors
 #
-# Audit every Linux Soft-RoCE capture in shared/pcaps and compare the
-# verdicts with what shared/pcaps/README.md says the files hold: all clean
+# Audit every Linux Soft-RoCE capture in tests/data/pcaps (copied from
+# real rxe traffic) and compare the verdicts with what its README.md says
+# the files hold: all clean
 # except host_rc_peer, whose first frame has a corrupted ICRC and whose
 # second skips 5 PSNs (answered by a PSN sequence error NAK).
 # Usage: capaudit_pcaps.sh <prdma-capaudit> <pcap dir>
@@ -11,8 +12,8 @@
 audit=$1
 dir=$2
 if [ ! -d "$dir" ]; then
-	echo "SKIP: $dir not found (shared/ must sit beside the source tree)"
-	exit 77
+	echo "FAIL: $dir not found (the captures ship in tests/data/pcaps)"
+	exit 1
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

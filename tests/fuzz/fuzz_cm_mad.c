@@ -9,7 +9,7 @@
  * Side A holds a raw GSI QP of its own (no CM on A): it sends each MAD of
  * the input to side B's QP1 and swallows what B answers, remembering B's
  * latest communication id. Side B runs the CM with a listener on
- * 0.0.0.0:7174 (the service id in shared/pcaps/rping.pcap); every
+ * 0.0.0.0:7174 (the service id in tests/data/pcaps/rping.pcap); every
  * CONNECT_REQUEST is accepted or rejected, and every id born of the input
  * is destroyed at its end.
  *

@@ -3,7 +3,7 @@
 # Copyright(c) 2026 The prdma authors
 """Write the seed corpora of the fuzzers into tests/fuzz/corpus/<name>/.
 
-roce_rx: RoCEv2 frames from the Soft-RoCE captures in shared/pcaps (one file
+roce_rx: RoCEv2 frames from the Soft-RoCE captures in tests/data/pcaps (one file
 per distinct opcode and length class, prefixed with the harness's steering
 byte); cm_mad: the CM MADs of rping.pcap, one file per message and the
 whole REQ, RTU, DREQ exchange as one input; devargs: valid and nearly valid
@@ -11,7 +11,7 @@ strings; hermon_cmd: commands of a bring-up and object creation;
 testpmd_cmd: prdma-testpmd command batches; hermon_wqe: one send WQE of
 each opcode.
 
-Usage: gen_corpus.py <shared/pcaps dir> <corpus dir>
+Usage: gen_corpus.py <tests/data/pcaps dir> <corpus dir>
 """
 
 import hashlib

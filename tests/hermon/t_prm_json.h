@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-/* One field of shared/reference/hermon-prm-layouts.json (generated table). */
+/* One field of tests/data/reference/hermon-prm-layouts.json (generated table). */
 struct t_prm_json_field {
 	const char *type;     /**< PRM name without "hermonprm_" and "_st" */
 	const char *field;    /**< dotted for nested fields; NULL in the size table */

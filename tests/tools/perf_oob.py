@@ -5,7 +5,7 @@
 
 1. A prdma-perf server and client over 127.0.0.1 (data over a memif link):
    the messages, their sizes and order must be those of the perftest
-   captures (shared/pcaps/<test>.pcap, TCP 18515), the fixed messages
+   captures (tests/data/pcaps/<test>.pcap, TCP 18515), the fixed messages
    byte for byte, the key messages in perftest's exact 108-byte format.
 2. The client bytes of a real perftest capture are replayed to a
    prdma-perf server, which must answer each with a message of the size

@@ -4,7 +4,7 @@
 
 /*
  * prdma-perf's perftest key messages, byte for byte: the 108-byte GID
- * format against the keys of the shared captures (shared/pcaps, TCP
+ * format against the keys of the Soft-RoCE captures (tests/data/pcaps, TCP
  * 18515), the 59-byte format against cm-perftest-facts.md §5.2 (the same
  * first 50 characters, then the srqn and a NUL), and malformed messages.
  */

@@ -10,7 +10,7 @@
  * F(name, width) is a field of @width bits, N(name, type) embeds another
  * structure; fields run from bit 0 (LSB of dword 0) upward, in order.
  * Included by hermon_prm.h only. Names follow the PRM so that the layout
- * test can compare each field against shared/reference/hermon-prm-layouts.json.
+ * test can compare each field against tests/data/reference/hermon-prm-layouts.json.
  * The last argument of HERMON_PRM_DECLARE is the size in bytes.
  */
 
