@@ -479,6 +479,14 @@ int prdma_srq_destroy(struct prdma_srq *srq);
 
 /** prdma_ah_attr.flags */
 #define PRDMA_AH_F_DMAC RTE_BIT32(0) /**< dmac is given (else resolved) */
+/**
+ * Resolve the MAC without waiting for the network: when it is not known
+ * yet, the resolution is started (an ARP request or a kernel probe) and
+ * the call fails with EAGAIN; call again (with the device progressing)
+ * until it succeeds or you give up. Without it, prdma_ah_create() and a
+ * QP modify that sets the path may wait up to 1 s on the calling thread.
+ */
+#define PRDMA_AH_F_NOWAIT RTE_BIT32(1)
 
 /** A path to a remote port. */
 struct prdma_ah_attr {

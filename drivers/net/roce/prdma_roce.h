@@ -71,6 +71,8 @@ struct prdma_roce_stats {
 	uint64_t arp_replies;     /**< ARP replies / neighbour advertisements sent */
 	uint64_t neigh_learned;   /**< MACs learned from the wire */
 	uint64_t neigh_kernel;    /**< MACs read from the kernel's neighbour table */
+	uint64_t neigh_ignored;   /**< ARP about us not learnt: unsolicited, or from
+				   *   an address neither cached nor being resolved */
 };
 
 /** Read the provider's statistics. @return 0 or -ENODEV/-EINVAL. */

@@ -593,13 +593,28 @@ unsigned int roce_resp_tx(struct roce_qp *qp);
 
 struct roce_pcap;
 
-#define ROCE_NEIGH_MAX 32
+#define ROCE_NEIGH_MAX     32
+#define ROCE_NEIGH_PENDING 64
 
 /* A neighbour learned from ARP on the wire (roce_neigh.c). */
 struct roce_neigh {
 	uint8_t valid;
 	uint8_t ipv6;
 	uint8_t ip[16];
+	struct rte_ether_addr mac;
+	uint64_t confirmed_ms;    /* learnt or refreshed (ages it out) */
+	uint64_t used_ms;         /* last resolution it answered (keeps it) */
+};
+
+/* An address this device is resolving: only its answer is learnt. */
+struct roce_neigh_req {
+	uint8_t valid;
+	uint8_t ipv6;
+	uint8_t ip[16];
+	uint64_t started_ms;
+	uint64_t next_probe_ms;   /* next ARP request or kernel probe */
+	uint64_t next_lookup_ms;  /* next read of the kernel's table */
+	uint8_t answered;         /* mac holds the answer */
 	struct rte_ether_addr mac;
 };
 
@@ -681,7 +696,7 @@ struct roce_dev {
 	char ifname[32];                  /* kernel interface of the port, "" if none */
 	unsigned int ifindex;
 	struct roce_neigh neigh[ROCE_NEIGH_MAX];
-	uint32_t neigh_next;
+	struct roce_neigh_req neigh_req[ROCE_NEIGH_PENDING];
 	struct roce_fault_dir fault[PRDMA_ROCE_FAULT_DIR_NB];
 	struct roce_mcast mcast;          /* roce_mcast.c */
 };
@@ -808,10 +823,10 @@ void roce_cc_paced(struct roce_qp *qp, uint64_t now, uint32_t bytes);
 /* roce_neigh.c: interfaces, addresses and neighbours (control path) */
 int roce_iface_discover(struct roce_dev *dev);
 int roce_iface_gid(struct roce_dev *dev, union prdma_gid *gid);
+/* The MAC of @ip. @nowait: never wait for the network - start (or go on
+ * with) the resolution and return -EAGAIN until the answer is in. */
 int roce_neigh_resolve(struct roce_dev *dev, const uint8_t *ip, int ipv6,
-		       struct rte_ether_addr *mac);
-void roce_neigh_learn(struct roce_dev *dev, const uint8_t *ip, int ipv6,
-		      const struct rte_ether_addr *mac);
+		       struct rte_ether_addr *mac, int nowait);
 /* An ARP frame (engine): learn, answer; 1 if it was ARP. */
 int roce_arp_rx(struct roce_dev *dev, const uint8_t *frame, uint32_t len);
 

@@ -20,6 +20,8 @@ static int
 peer_mac(struct roce_dev *dev, const struct prdma_ah_attr *ah, int loopback,
 	 struct rte_ether_addr *mac)
 {
+	int nowait;
+
 	if (ah->flags & PRDMA_AH_F_DMAC) {
 		*mac = ah->dmac;
 		return 0;
@@ -32,9 +34,10 @@ peer_mac(struct roce_dev *dev, const struct prdma_ah_attr *ah, int loopback,
 		*mac = dev->link->mac[1 - dev->side];
 		return 0;
 	}
+	nowait = (ah->flags & PRDMA_AH_F_NOWAIT) != 0;
 	if (memcmp(ah->dgid.raw, v4mapped, sizeof(v4mapped)) == 0)
-		return roce_neigh_resolve(dev, &ah->dgid.raw[12], 0, mac);
-	return roce_neigh_resolve(dev, ah->dgid.raw, 1, mac);
+		return roce_neigh_resolve(dev, &ah->dgid.raw[12], 0, mac, nowait);
+	return roce_neigh_resolve(dev, ah->dgid.raw, 1, mac, nowait);
 }
 
 int
