@@ -151,7 +151,6 @@ cm_active_recv_rep(struct cm_agent *ag, const struct cm_msg *msg)
 			cm_send_stored(id);
 		return;
 	}
-	cm_timer_stop(id);
 	id->remote_id = rep->local_comm_id;
 	id->remote_guid = rep->local_ca_guid;
 	id->remote_qpn = rep->local_qpn;
@@ -166,6 +165,16 @@ cm_active_recv_rep(struct cm_agent *ag, const struct cm_msg *msg)
 	}
 	id->ack_timeout = cm_ack_timeout(rep->target_ack_delay, id->lifetime);
 	ret = cm_qp_rtr_rts(id);
+	if (ret == -EAGAIN) {
+		/* The peer's MAC is no longer known (the REQ reached it, but
+		 * the entry aged out). Not waited for under cm_lock (F2): the
+		 * resolution runs, and the peer's REP resend (or our REQ
+		 * resend, which makes it resend) finds it done. */
+		CM_LOG(DEBUG, "%s: connection %08x: REP held until the peer's MAC "
+		       "resolves", ag->dev->name, id->local_id);
+		return;
+	}
+	cm_timer_stop(id);
 	if (ret < 0) {
 		cm_id_send_rej(id, CM_MSG_REP, PRDMA_CM_REJ_CONSUMER_DEFINED, NULL, 0,
 			       false);

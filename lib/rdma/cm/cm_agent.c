@@ -10,6 +10,7 @@
  */
 
 #include <string.h>
+#include <arpa/inet.h>
 
 #include <rte_cycles.h>
 #include <rte_malloc.h>
@@ -261,10 +262,16 @@ reap_sends(struct cm_agent *ag)
 	return work;
 }
 
+/*
+ * The AH for @dgid, from the cache or made now. The MAC is resolved
+ * without waiting (PRDMA_AH_F_NOWAIT): NULL with rte_errno EAGAIN while
+ * the neighbour is unknown; the resolution goes on in the provider.
+ */
 static struct prdma_ah *
 ah_get(struct cm_agent *ag, const union prdma_gid *dgid, uint8_t sgid_index)
 {
 	struct prdma_ah_attr attr;
+	struct prdma_ah *ah;
 	struct cm_ah *e;
 	uint32_t i;
 
@@ -284,22 +291,34 @@ ah_get(struct cm_agent *ag, const union prdma_gid *dgid, uint8_t sgid_index)
 			rte_errno = EBUSY;
 			return NULL;
 		}
-		i = ag->ah_next++ % CM_AH_CACHE;
-		prdma_ah_destroy(ag->ahs[i].ah);
-		ag->ahs[i].ah = NULL;
 	}
-	e = &ag->ahs[i];
 	memset(&attr, 0, sizeof(attr));
 	attr.dgid = *dgid;
 	attr.sgid_index = sgid_index;
 	attr.hop_limit = CM_HOP_LIMIT;
 	attr.port_num = ag->port_num;
-	e->ah = prdma_ah_create(ag->pd, &attr);
-	if (e->ah == NULL)
+	attr.flags = PRDMA_AH_F_NOWAIT;
+	ah = prdma_ah_create(ag->pd, &attr);
+	if (ah == NULL)
 		return NULL;
+	if (i == CM_AH_CACHE) {
+		i = ag->ah_next++ % CM_AH_CACHE;
+		prdma_ah_destroy(ag->ahs[i].ah);
+	}
+	e = &ag->ahs[i];
+	e->ah = ah;
 	e->dgid = *dgid;
 	e->sgid_index = sgid_index;
-	return e->ah;
+	return ah;
+}
+
+int
+cm_agent_path_ready(struct cm_agent *ag, const union prdma_gid *dgid,
+		    uint8_t sgid_index)
+{
+	if (ah_get(ag, dgid, sgid_index) != NULL)
+		return 0;
+	return -rte_errno;
 }
 
 static int
@@ -335,25 +354,21 @@ post_mad(struct cm_agent *ag, struct prdma_ah *ah, const uint8_t mad[CM_MAD_SIZE
 	return ret;
 }
 
-/* Linux CMs always answer to QP 1 at the peer's address (never to the
- * source QP of a datagram), so every MAD goes to QP 1 of @p dgid. */
-int
-cm_agent_send(struct cm_agent *ag, const union prdma_gid *dgid, uint8_t sgid_index,
-	      const uint8_t mad[CM_MAD_SIZE])
+static void
+send_failed(struct cm_agent *ag, uint16_t attr_id, int ret)
+{
+	cm_stat_add(ag->dev, CM_ST_TX_ERR, 1);
+	CM_LOG(WARNING, "%s: cannot send %s (%d); a resend or the peer's will recover",
+	       ag->dev->name, cm_attr_str(attr_id), ret);
+}
+
+static int
+send_now(struct cm_agent *ag, struct prdma_ah *ah, const uint8_t mad[CM_MAD_SIZE],
+	 int action)
 {
 	uint16_t attr_id = (uint16_t)(mad[16] << 8 | mad[17]);
-	struct prdma_ah *ah;
-	int action, ret;
+	int ret;
 
-	cm_stat_add(ag->dev, CM_ST_TX, 1);
-	action = cm_test_tx_action(ag->dev, attr_id);
-	if (action == PRDMA_CM_TEST_TX_DROP)
-		return 0;
-	ah = ah_get(ag, dgid, sgid_index);
-	if (ah == NULL) {
-		ret = -rte_errno;
-		goto err;
-	}
 	ret = post_mad(ag, ah, mad);
 	if (ret == 0 && action == PRDMA_CM_TEST_TX_DUP)
 		ret = post_mad(ag, ah, mad);
@@ -361,11 +376,164 @@ cm_agent_send(struct cm_agent *ag, const union prdma_gid *dgid, uint8_t sgid_ind
 		CM_LOG(DEBUG, "%s: sent %s", ag->dev->name, cm_attr_str(attr_id));
 		return 0;
 	}
-err:
-	cm_stat_add(ag->dev, CM_ST_TX_ERR, 1);
-	CM_LOG(WARNING, "%s: cannot send %s (%d); a resend or the peer's will recover",
-	       ag->dev->name, cm_attr_str(attr_id), ret);
+	send_failed(ag, attr_id, ret);
 	return ret;
+}
+
+static bool
+txq_has_path(const struct cm_agent *ag, const union prdma_gid *dgid, uint8_t sgid_index)
+{
+	uint32_t i;
+
+	for (i = 0; i < ag->nb_txq; i++)
+		if (ag->txq[i].sgid_index == sgid_index &&
+		    memcmp(&ag->txq[i].dgid, dgid, sizeof(*dgid)) == 0)
+			return true;
+	return false;
+}
+
+/* Park a MAD until its peer's MAC is known (cm_agent_flush sends it). */
+static int
+txq_add(struct cm_agent *ag, const union prdma_gid *dgid, uint8_t sgid_index,
+	const uint8_t mad[CM_MAD_SIZE], int action)
+{
+	struct cm_tx_wait *w;
+	uint64_t now = cm_now();
+	uint32_t i;
+
+	for (i = 0; i < ag->nb_txq; i++)
+		if (memcmp(ag->txq[i].mad, mad, CM_MAD_SIZE) == 0 &&
+		    memcmp(&ag->txq[i].dgid, dgid, sizeof(*dgid)) == 0)
+			return 0;       /* a resend of a MAD still waiting */
+	if (ag->nb_txq == CM_TXQ_SIZE) {
+		/* Full (a flood of MADs from unresolvable addresses): drop the
+		 * newest; the peer's resend or ours gets another chance. */
+		cm_stat_add(ag->dev, CM_ST_UNRESOLVED, 1);
+		return -ENOBUFS;
+	}
+	w = &ag->txq[ag->nb_txq++];
+	w->dgid = *dgid;
+	w->sgid_index = sgid_index;
+	w->dup = action == PRDMA_CM_TEST_TX_DUP;
+	w->deadline = now + rte_get_tsc_hz() / 1000 * CM_RESOLVE_MS;
+	w->next_try = now + rte_get_tsc_hz() / 1000000 * CM_RESOLVE_POLL_US;
+	memcpy(w->mad, mad, CM_MAD_SIZE);
+	return 0;
+}
+
+/*
+ * Linux CMs always answer to QP 1 at the peer's address (never to the
+ * source QP of a datagram), so every MAD goes to QP 1 of @p dgid. A MAD
+ * whose peer's MAC is not known yet is queued, never waited for: the CM
+ * holds cm_lock and must not stall on the network (F2).
+ */
+int
+cm_agent_send(struct cm_agent *ag, const union prdma_gid *dgid, uint8_t sgid_index,
+	      const uint8_t mad[CM_MAD_SIZE])
+{
+	uint16_t attr_id = (uint16_t)(mad[16] << 8 | mad[17]);
+	struct prdma_ah *ah;
+	int action;
+
+	cm_stat_add(ag->dev, CM_ST_TX, 1);
+	action = cm_test_tx_action(ag->dev, attr_id);
+	if (action == PRDMA_CM_TEST_TX_DROP)
+		return 0;
+	/* Behind MADs already waiting for this peer: keep their order. */
+	if (txq_has_path(ag, dgid, sgid_index))
+		return txq_add(ag, dgid, sgid_index, mad, action);
+	ah = ah_get(ag, dgid, sgid_index);
+	if (ah == NULL && rte_errno == EAGAIN)
+		return txq_add(ag, dgid, sgid_index, mad, action);
+	if (ah == NULL) {
+		send_failed(ag, attr_id, -rte_errno);
+		return -rte_errno;
+	}
+	return send_now(ag, ah, mad, action);
+}
+
+/* A REQ or SIDR_REQ of ours that never left: its connect fails now. */
+static void
+txq_gave_up(struct cm_agent *ag, const uint8_t mad[CM_MAD_SIZE])
+{
+	uint16_t attr_id = (uint16_t)(mad[16] << 8 | mad[17]);
+	const uint8_t *b = mad + CM_MAD_HDR_SIZE;
+	uint32_t local_id = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 |
+			    (uint32_t)b[2] << 8 | b[3];
+	struct cm_id_priv *id = NULL;
+	char ip[INET6_ADDRSTRLEN];
+
+	if (attr_id == CM_ATTR_REQ || attr_id == CM_ATTR_SIDR_REQ)
+		id = cm_find_by_local(ag, local_id);
+	if (id == NULL || id->passive) {
+		/* A reply to whoever asked: DEBUG only, a flood must not
+		 * become a flood of log lines. */
+		CM_LOG(DEBUG, "%s: dropped %s: the peer's address did not resolve "
+		       "within %u ms", ag->dev->name, cm_attr_str(attr_id), CM_RESOLVE_MS);
+		return;
+	}
+	if (cm_gid_is_v4(&id->dgid))
+		inet_ntop(AF_INET, &id->dgid.raw[12], ip, sizeof(ip));
+	else
+		inet_ntop(AF_INET6, id->dgid.raw, ip, sizeof(ip));
+	CM_LOG(ERR, "%s: connect: %s does not answer %s within %u ms", ag->dev->name, ip,
+	       cm_gid_is_v4(&id->dgid) ? "ARP" : "neighbour discovery", CM_RESOLVE_MS);
+	cm_unresolved(id);
+}
+
+/* Send the queued MADs whose peer is now known; drop the overdue ones. */
+int
+cm_agent_flush(struct cm_agent *ag)
+{
+	uint64_t now = cm_now();
+	uint8_t done[CM_TXQ_SIZE], dropped[CM_TXQ_SIZE][CM_MAD_SIZE];
+	struct cm_tx_wait *w;
+	struct prdma_ah *ah;
+	uint32_t i, j, n = ag->nb_txq, nd = 0;
+	int work = 0;
+
+	memset(done, 0, sizeof(done));
+	for (i = 0; i < n; i++) {
+		w = &ag->txq[i];
+		if (now < w->next_try)
+			continue;
+		/* An earlier MAD to the same peer still waits: keep order. */
+		for (j = 0; j < i; j++)
+			if (!done[j] && ag->txq[j].sgid_index == w->sgid_index &&
+			    memcmp(&ag->txq[j].dgid, &w->dgid, sizeof(w->dgid)) == 0)
+				break;
+		if (j < i)
+			continue;
+		ah = ah_get(ag, &w->dgid, w->sgid_index);
+		if (ah != NULL) {
+			send_now(ag, ah, w->mad, w->dup ? PRDMA_CM_TEST_TX_DUP :
+							  PRDMA_CM_TEST_TX_SEND);
+			done[i] = 1;
+		} else if (rte_errno != EAGAIN || now >= w->deadline) {
+			cm_stat_add(ag->dev, rte_errno == EAGAIN ? CM_ST_UNRESOLVED :
+							     CM_ST_TX_ERR, 1);
+			done[i] = 2;
+		} else {
+			w->next_try = now + rte_get_tsc_hz() / 1000000 * CM_RESOLVE_POLL_US;
+		}
+	}
+	/* Copy out and compact first, then notify: cm_unresolved may queue. */
+	for (i = 0; i < n; i++)
+		if (done[i] == 2)
+			memcpy(dropped[nd++], ag->txq[i].mad, CM_MAD_SIZE);
+	for (i = 0, j = 0; i < n; i++) {
+		if (done[i] == 0) {
+			if (i != j)
+				ag->txq[j] = ag->txq[i];
+			j++;
+		} else {
+			work++;
+		}
+	}
+	ag->nb_txq = j;
+	for (i = 0; i < nd; i++)
+		txq_gave_up(ag, dropped[i]);
+	return work;
 }
 
 /* Find the MAD and its sender in a receive slot. */
@@ -408,6 +576,8 @@ cm_agent_poll(struct cm_agent *ag)
 	int n, i, work = 0;
 
 	work += reap_sends(ag);
+	if (ag->nb_txq > 0)
+		work += cm_agent_flush(ag);
 	do {
 		n = prdma_cq_poll(ag->rcq, RTE_DIM(wc), wc);
 		for (i = 0; i < n; i++) {

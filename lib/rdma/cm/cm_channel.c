@@ -33,6 +33,10 @@ progress_locked(void)
 		work += cm_agent_poll(ag);
 		now = cm_now();
 		TAILQ_FOREACH(id, &ag->ids, next) {
+			if (id->path_wait && now >= id->path_next) {
+				cm_passive_path_retry(id);
+				work++;
+			}
 			if (id->deadline != 0 && now >= id->deadline) {
 				id->deadline = 0;
 				cm_timer_fire(id);

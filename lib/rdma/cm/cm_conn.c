@@ -300,10 +300,29 @@ cm_recv_mra(struct cm_agent *ag, const struct cm_msg *msg)
 		return;
 	}
 	/* The peer is alive but slow: wait its service time, then resume. */
-	id->deadline = cm_now() + cm_time_tsc(m->service_timeout) +
+	id->deadline = cm_now() +
+		       cm_time_tsc(RTE_MIN(m->service_timeout, CM_MAX_MRA_TIMEOUT)) +
 		       cm_time_tsc(id->lifetime);
 	CM_LOG(DEBUG, "%s: connection %08x: MRA, waiting %u more", ag->dev->name,
 	       id->local_id, m->service_timeout);
+}
+
+/* Our REQ or SIDR_REQ never left: its peer's MAC did not resolve. */
+void
+cm_unresolved(struct cm_id_priv *id)
+{
+	switch (id->state) {
+	case CM_REQ_SENT:
+		cm_conn_fail(id, PRDMA_CM_EVENT_UNREACHABLE, -EHOSTUNREACH, NULL, 0);
+		break;
+	case CM_SIDR_REQ_SENT:
+		cm_timer_stop(id);
+		id->state = CM_CLOSED;
+		cm_event_simple(id, PRDMA_CM_EVENT_UNREACHABLE, -EHOSTUNREACH);
+		break;
+	default:
+		break;
+	}
 }
 
 void

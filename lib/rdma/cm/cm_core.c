@@ -46,6 +46,8 @@ prdma_cm_stats_get(struct prdma_dev *dev, struct prdma_cm_stats *st)
 	st->rx_unmatched = __atomic_load_n(&v[CM_ST_UNMATCHED], __ATOMIC_RELAXED);
 	st->rx_duplicates = __atomic_load_n(&v[CM_ST_DUP], __ATOMIC_RELAXED);
 	st->ids = __atomic_load_n(&v[CM_ST_IDS], __ATOMIC_RELAXED);
+	st->tx_unresolved = __atomic_load_n(&v[CM_ST_UNRESOLVED], __ATOMIC_RELAXED);
+	st->rx_refused = __atomic_load_n(&v[CM_ST_REFUSED], __ATOMIC_RELAXED);
 	return 0;
 }
 

@@ -16,7 +16,8 @@ void
 cm_disc_timewait(struct cm_id_priv *id)
 {
 	id->state = CM_TIMEWAIT;
-	cm_timer_start(id, cm_time_tsc(id->ack_timeout), 0);
+	/* The peer's REQ chose ack_timeout on the passive side: bounded (F5). */
+	cm_timer_start(id, cm_time_tsc(RTE_MIN(id->ack_timeout, CM_MAX_TIMEWAIT)), 0);
 }
 
 int

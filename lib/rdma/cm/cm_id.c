@@ -263,7 +263,7 @@ prdma_cm_accept(struct prdma_cm_id *pub, struct prdma_qp *qp,
 	pthread_mutex_lock(&cm_lock);
 	if (id->state == CM_SIDR_REQ_RCVD) {
 		max = PRDMA_CM_SIDR_REP_PRIVATE_DATA;
-	} else if (id->state == CM_REQ_RCVD) {
+	} else if (id->state == CM_REQ_RCVD && !id->path_wait) {
 		max = id->agent->max_callee;
 	} else {
 		ret = -EINVAL;

@@ -173,7 +173,9 @@ cm_passive_recv_req(struct cm_agent *ag, const struct cm_msg *msg)
 		reject_unknown(ag, msg, PRDMA_CM_REJ_INVALID_TRANSPORT);
 		return;
 	}
-	if (listener->pending >= listener->backlog) {
+	if (cm_listener_load(ag, listener) >= listener->backlog) {
+		/* F5: undecided and accepted-but-not-established alike. */
+		cm_stat_add(ag->dev, CM_ST_REFUSED, 1);
 		reject_unknown(ag, msg, PRDMA_CM_REJ_NO_RESOURCES);
 		return;
 	}
@@ -196,12 +198,17 @@ cm_passive_recv_req(struct cm_agent *ag, const struct cm_msg *msg)
 	id->flow_label = r->primary.flow_label;
 	id->path_mtu = RTE_MIN(r->path_mtu, ag->active_mtu);
 	id->ack_timeout = r->primary.local_ack_timeout;
-	id->lifetime = id->ack_timeout > 0 ? id->ack_timeout - 1 : 0;
+	/* The lifetime feeds our MRA and time-wait timers: bounded (F5). */
+	id->lifetime = (uint8_t)RTE_MIN(id->ack_timeout > 0 ? id->ack_timeout - 1 : 0,
+					CM_MAX_LIFETIME);
 	id->retry_count = r->retry_count;
 	id->rnr_retry = r->rnr_retry_count;
 	id->flow_control = r->e2e_flow_control;
 	id->cm_timeout = r->remote_cm_response_timeout;
-	id->peer_cm_timeout = r->local_cm_response_timeout;
+	/* How often we resend the REP: the peer's, within sane bounds (F5). */
+	id->peer_cm_timeout = (uint8_t)RTE_MAX(RTE_MIN(r->local_cm_response_timeout,
+						       CM_MAX_RESPONSE_TIMEOUT),
+					       CM_MIN_RESPONSE_TIMEOUT);
 	id->max_retries = r->max_cm_retries;
 	id->src_port = (uint16_t)r->service_id;
 	id->dst_port = h.src_port;
@@ -219,7 +226,83 @@ cm_passive_recv_req(struct cm_agent *ag, const struct cm_msg *msg)
 	cm_gid_to_sockaddr(&id->dgid, id->dst_port, &id->pub.peer_addr);
 	/* Replies go where the path says the peer is. */
 	memcpy(id->dgid.raw, r->primary.local_gid, 16);
+	/* Start resolving the peer now: the accept needs its MAC. */
+	(void)cm_agent_path_ready(ag, &id->dgid, id->sgid_index);
 	connect_request_event(id, listener, r);
+}
+
+/* Requests a listener holds: undecided, or accepted and awaiting the RTU
+ * (their own path wait included). Bounded by the backlog (F5). */
+uint32_t
+cm_listener_load(struct cm_agent *ag, const struct cm_id_priv *listener)
+{
+	struct cm_id_priv *it;
+	uint32_t n = 0;
+
+	TAILQ_FOREACH(it, &ag->ids, next)
+		if (it->listener == listener &&
+		    (it->state == CM_REQ_RCVD || it->state == CM_REP_SENT ||
+		     it->state == CM_SIDR_REQ_RCVD))
+			n++;
+	return n;
+}
+
+/*
+ * The second half of an accept: once the peer's MAC is known, the QP to
+ * RTR/RTS and the REP (encoded in id->mad) out. -EAGAIN while the MAC is
+ * being resolved: the CM never waits for it (F2), progress retries.
+ */
+static int
+accept_finish(struct cm_id_priv *id)
+{
+	int ret;
+
+	ret = cm_agent_path_ready(id->agent, &id->dgid, id->sgid_index);
+	if (ret == 0)
+		ret = cm_qp_rtr_rts(id);
+	if (ret == -EAGAIN)
+		return ret;
+	if (ret < 0) {
+		cm_id_send_rej(id, CM_MSG_REQ, PRDMA_CM_REJ_CONSUMER_DEFINED, NULL, 0,
+			       true);
+		cm_unpend(id);
+		cm_qp_error(id);
+		id->state = CM_CLOSED;
+		return ret;
+	}
+	cm_unpend(id);
+	id->state = CM_REP_SENT;
+	id->mad_valid = true;
+	cm_send_stored(id);
+	prdma_dev_counter_add(id->pub.dev, PRDMA_DEV_CNT_ACCEPT, 1);
+	cm_timer_start(id, cm_passive_interval(id), id->max_retries);
+	return 0;
+}
+
+void
+cm_passive_path_retry(struct cm_id_priv *id)
+{
+	int ret;
+
+	if (id->state != CM_REQ_RCVD) {
+		id->path_wait = false;       /* rejected or failed meanwhile */
+		return;
+	}
+	ret = accept_finish(id);
+	if (ret == -EAGAIN && cm_now() < id->path_deadline) {
+		id->path_next = cm_now() + rte_get_tsc_hz() / 1000000 * CM_RESOLVE_POLL_US;
+		return;
+	}
+	id->path_wait = false;
+	if (ret == -EAGAIN) {
+		CM_LOG(WARNING, "%s: connection %08x: the peer's address did not resolve "
+		       "within %u ms", id->pub.dev->name, id->local_id, CM_RESOLVE_MS);
+		cm_stat_add(id->pub.dev, CM_ST_UNRESOLVED, 1);
+		cm_conn_fail(id, PRDMA_CM_EVENT_UNREACHABLE, -EHOSTUNREACH, NULL, 0);
+	} else if (ret < 0) {
+		prdma_dev_counter_add(id->pub.dev, PRDMA_DEV_CNT_CONNECT_FAILURE, 1);
+		cm_event_simple(id, PRDMA_CM_EVENT_CONNECT_ERROR, ret);
+	}
 }
 
 int
@@ -242,8 +325,6 @@ cm_passive_accept(struct cm_id_priv *id, const struct prdma_cm_conn_param *p)
 	id->min_rnr_timer = p->min_rnr_timer != 0 ? p->min_rnr_timer :
 						    CM_DEF_MIN_RNR_TIMER;
 	ret = cm_qp_init(id, id->pub.qp);
-	if (ret == 0)
-		ret = cm_qp_rtr_rts(id);
 	if (ret < 0) {
 		cm_id_send_rej(id, CM_MSG_REQ, PRDMA_CM_REJ_CONSUMER_DEFINED, NULL, 0,
 			       true);
@@ -268,11 +349,17 @@ cm_passive_accept(struct cm_id_priv *id, const struct prdma_cm_conn_param *p)
 	rep->local_ca_guid = ag->node_guid;
 	if (p->private_data_len > 0)
 		memcpy(rep->private_data, p->private_data, p->private_data_len);
-	cm_unpend(id);
-	id->state = CM_REP_SENT;
-	cm_msg_send(id, &msg, true);
-	prdma_dev_counter_add(id->pub.dev, PRDMA_DEV_CNT_ACCEPT, 1);
-	cm_timer_start(id, cm_passive_interval(id), id->max_retries);
+	ret = cm_mad_encode(&msg, id->mad);
+	if (ret < 0)
+		return ret;
+	id->mad_valid = false;               /* kept, sent by accept_finish */
+	ret = accept_finish(id);
+	if (ret != -EAGAIN)
+		return ret;
+	/* The peer's MAC is not known yet: REP when it is, or UNREACHABLE. */
+	id->path_wait = true;
+	id->path_deadline = cm_now() + rte_get_tsc_hz() / 1000 * CM_RESOLVE_MS;
+	id->path_next = cm_now() + rte_get_tsc_hz() / 1000000 * CM_RESOLVE_POLL_US;
 	return 0;
 }
 

@@ -37,6 +37,10 @@ extern int prdma_cm_logtype;
 #define CM_RECV_SLOT_SIZE 320            /* GRH + MAD, rounded up */
 #define CM_AH_CACHE       32
 #define CM_SEND_TAG       (UINT64_C(1) << 32) /* wr_id bit of a send slot */
+/* MADs waiting for their peer's MAC (never waited for under cm_lock). */
+#define CM_TXQ_SIZE        32
+#define CM_RESOLVE_MS      1000             /* then the MAD is dropped, counted */
+#define CM_RESOLVE_POLL_US 500              /* between two looks at one MAD */
 
 /* rdma_cm's defaults. */
 #define CM_DEF_RESPONSE_TIMEOUT 20
@@ -47,6 +51,20 @@ extern int prdma_cm_logtype;
 #define CM_DEF_BACKLOG          128
 #define CM_HOP_LIMIT            64
 #define CM_PKEY_DEFAULT         0xffff
+
+/*
+ * Bounds on the timers a peer's REQ chooses for us (F5 of the security
+ * review). The REP resend interval is the REQ's local CM response timeout
+ * within [10, 20] (4.2 ms .. 4.3 s), so a half-open connection lives at
+ * most 16 x 4.3 s; the packet lifetime behind our MRA waits and the
+ * time-wait is at most 19 (the time-wait at most 2^20 x 4.096 us = 4.3 s);
+ * a peer's MRA service timeout at most 24 (68.7 s).
+ */
+#define CM_MIN_RESPONSE_TIMEOUT 10
+#define CM_MAX_RESPONSE_TIMEOUT 20
+#define CM_MAX_LIFETIME         19
+#define CM_MAX_TIMEWAIT         20
+#define CM_MAX_MRA_TIMEOUT      24
 
 enum cm_state {
 	CM_IDLE = 0,
@@ -67,6 +85,16 @@ struct cm_ah {
 	union prdma_gid dgid;
 	uint8_t sgid_index;
 	struct prdma_ah *ah;
+};
+
+/* A MAD parked until the provider knows its peer's MAC. */
+struct cm_tx_wait {
+	union prdma_gid dgid;
+	uint8_t sgid_index;
+	bool dup;                          /* test hook: send it twice */
+	uint64_t deadline;                 /* TSC: give up then */
+	uint64_t next_try;
+	uint8_t mad[CM_MAD_SIZE];
 };
 
 /* The CM on one device port: its GSI QP and MAD buffers. */
@@ -93,6 +121,8 @@ struct cm_agent {
 	uint32_t nb_send_free;
 	uint32_t ah_next;                  /* round-robin eviction */
 	struct cm_ah ahs[CM_AH_CACHE];
+	struct cm_tx_wait txq[CM_TXQ_SIZE];
+	uint32_t nb_txq;
 	TAILQ_HEAD(, cm_id_priv) ids;
 };
 
@@ -148,6 +178,11 @@ struct cm_id_priv {
 	uint8_t max_retries;
 	uint8_t retries_left;
 
+	/* an accept waiting for the peer's MAC (cm_passive_path_retry) */
+	bool path_wait;
+	uint64_t path_deadline;
+	uint64_t path_next;
+
 	/* timer: 0 when off */
 	uint64_t deadline;
 	uint64_t interval;
@@ -181,7 +216,7 @@ extern pthread_mutex_t cm_lock;
 extern TAILQ_HEAD(cm_agent_list, cm_agent) cm_agents;
 enum cm_stat {
 	CM_ST_TX, CM_ST_RX, CM_ST_RESEND, CM_ST_TX_ERR, CM_ST_MALFORMED,
-	CM_ST_UNMATCHED, CM_ST_DUP, CM_ST_IDS,
+	CM_ST_UNMATCHED, CM_ST_DUP, CM_ST_UNRESOLVED, CM_ST_REFUSED, CM_ST_IDS,
 };
 void cm_stat_add(const struct prdma_dev *dev, enum cm_stat s, int64_t delta);
 uint64_t cm_now(void);
@@ -200,6 +235,10 @@ void cm_agent_put(struct cm_agent *ag);
 int cm_agent_send(struct cm_agent *ag, const union prdma_gid *dgid,
 		  uint8_t sgid_index, const uint8_t mad[CM_MAD_SIZE]);
 int cm_agent_poll(struct cm_agent *ag);
+int cm_agent_flush(struct cm_agent *ag);
+/* 0 when MADs and QPs can reach @dgid now, -EAGAIN while it resolves. */
+int cm_agent_path_ready(struct cm_agent *ag, const union prdma_gid *dgid,
+			uint8_t sgid_index);
 uint32_t cm_alloc_comm_id(void);
 
 /* cm_addr.c: addresses, GIDs, ports */
@@ -254,6 +293,7 @@ void cm_conn_fail(struct cm_id_priv *id, enum prdma_cm_event_type type,
 void cm_recv_rej(struct cm_agent *ag, const struct cm_msg *msg);
 void cm_recv_mra(struct cm_agent *ag, const struct cm_msg *msg);
 void cm_conn_abort(struct cm_id_priv *id);
+void cm_unresolved(struct cm_id_priv *id);
 struct cm_id_priv *cm_child_new(struct cm_id_priv *listener);
 void cm_id_free(struct cm_id_priv *id);
 
@@ -269,6 +309,8 @@ int cm_passive_reject(struct cm_id_priv *id, const void *pdata, uint16_t len,
 		      uint16_t reason);
 struct cm_id_priv *cm_find_listener(struct cm_agent *ag, uint64_t service_id,
 				    const struct cm_cma_hdr *h);
+uint32_t cm_listener_load(struct cm_agent *ag, const struct cm_id_priv *listener);
+void cm_passive_path_retry(struct cm_id_priv *id);
 
 /* cm_disc.c: disconnection and time-wait */
 int cm_disc_send_dreq(struct cm_id_priv *id, bool retry);

@@ -94,6 +94,8 @@ cm_qp_rtr_rts(struct cm_id_priv *id)
 	a.ah_attr.traffic_class = id->traffic_class;
 	a.ah_attr.flow_label = id->flow_label;
 	a.ah_attr.port_num = id->pub.port_num;
+	/* Under cm_lock: never wait for ARP (F2), EAGAIN instead. */
+	a.ah_attr.flags = PRDMA_AH_F_NOWAIT;
 	a.path_mtu = id->path_mtu;
 	a.dest_qp_num = id->remote_qpn;
 	a.rq_psn = id->rq_psn;
@@ -105,6 +107,8 @@ cm_qp_rtr_rts(struct cm_id_priv *id)
 		mask |= PRDMA_QP_MAX_DEST_RD_ATOMIC | PRDMA_QP_MIN_RNR_TIMER;
 	}
 	ret = prdma_qp_modify(qp, &a, mask);
+	if (ret == -EAGAIN)
+		return ret;                  /* the MAC is still resolving */
 	if (ret < 0) {
 		CM_LOG(ERR, "QP %u: RTR refused (%d)", qp->qp_num, ret);
 		return ret;

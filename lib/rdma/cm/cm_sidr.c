@@ -178,7 +178,9 @@ cm_sidr_recv_req(struct cm_agent *ag, const struct cm_msg *msg,
 			return;
 		}
 	listener = cm_find_listener(ag, r->service_id, &h);
-	if (listener == NULL || listener->pending >= listener->backlog) {
+	if (listener != NULL && cm_listener_load(ag, listener) >= listener->backlog)
+		cm_stat_add(ag->dev, CM_ST_REFUSED, 1);
+	if (listener == NULL || cm_listener_load(ag, listener) >= listener->backlog) {
 		sidr_rep_send(ag, &peer, cm_reply_sgid(ag, h.dst_ip), msg->hdr.tid,
 			      r->request_id, r->service_id,
 			      listener == NULL ? CM_SIDR_UNSUPPORTED : CM_SIDR_REJECT,
