@@ -14,8 +14,10 @@
  * is destroyed at its end.
  *
  * Input: up to 8 chunks of 1 + 256 bytes (the last may be short). The
- * chunk's first byte steers: bit 0 aims the MAD at B's latest connection
- * (remote_comm_id and TID patched, through the codec), bit 1 accepts
+ * chunk's first byte steers: bit 0 aims the MAD at B (a REQ or SIDR_REQ
+ * gets the harness's addresses: path GIDs and the rdma_cm header's IPs;
+ * any other message B's latest connection: remote_comm_id and TID
+ * patched, through the codec), bit 1 accepts
  * (else rejects) the requests it raises, bit 2 lets the CM timers run a
  * little before the next chunk. The rest is the MAD. Every MAD also goes
  * straight to cm_mad_decode at every length.
@@ -38,6 +40,7 @@
 #include "fz_common.h"
 
 #define FZ_PORT      7174
+#define FZ_A_IP      0xc000020bu       /* 192.0.2.11, side A */
 #define FZ_RECVS     32
 #define FZ_SLOT      (40 + CM_MAD_SIZE)
 #define FZ_MAX_CHUNK 8
@@ -294,6 +297,33 @@ a_send(const uint8_t *mad, size_t len)
 }
 
 static void
+a_gid(uint8_t gid[16])
+{
+	union prdma_gid g;
+
+	prdma_gid_from_ipv4(&g, FZ_A_IP);
+	memcpy(gid, g.raw, 16);
+}
+
+/* The rdma_cm addressing header at @pdata: from A's IP to B's. */
+static void
+readdress(uint8_t *pdata)
+{
+	struct cm_cma_hdr h;
+	union prdma_gid g;
+
+	if (cm_cma_hdr_decode(pdata, &h) < 0)
+		return;
+	h.ip_version = 4;
+	memset(h.src_ip, 0, sizeof(h.src_ip));
+	memset(h.dst_ip, 0, sizeof(h.dst_ip));
+	prdma_gid_from_ipv4(&g, FZ_A_IP);
+	memcpy(&h.src_ip[12], &g.raw[12], 4);
+	memcpy(&h.dst_ip[12], &b.gid.raw[12], 4);
+	cm_cma_hdr_encode(&h, pdata);
+}
+
+static void
 aim(uint8_t *mad, size_t len)
 {
 	struct cm_msg msg;
@@ -302,7 +332,16 @@ aim(uint8_t *mad, size_t len)
 		return;
 	switch (msg.hdr.attr_id) {
 	case CM_ATTR_REQ:
+		/* Address it to this harness (a captured REQ names another
+		 * network): the path from A to B, and the addressing header's
+		 * IPs, so the listener and cm_find_sgid accept it. */
+		a_gid(msg.req.primary.local_gid);
+		memcpy(msg.req.primary.remote_gid, b.gid.raw, 16);
+		readdress(msg.req.private_data);
+		break;
 	case CM_ATTR_SIDR_REQ:
+		readdress(msg.sidr_req.private_data);
+		break;
 	case CM_ATTR_SIDR_REP:
 		return;
 	default:

@@ -80,14 +80,45 @@ def cm_mad(pcaps, out):
             mads.append(mad)
     for m in mads:
         put(out, b'\x02' + m)
+    by_attr = {struct.unpack('>H', m[16:18])[0]: m for m in mads}
     if len(mads) >= 3:
         # REQ, then the RTU and DREQ aimed at B's connection
-        by_attr = {struct.unpack('>H', m[16:18])[0]: m for m in mads}
         seq = b''
         for attr, ctl in ((0x10, 0x02), (0x14, 0x03), (0x15, 0x03)):
             if attr in by_attr:
                 seq += bytes([ctl]) + by_attr[attr]
         put(out, seq)
+    req = by_attr.get(0x10)
+    rtu = by_attr.get(0x14)
+    if req is None or rtu is None:
+        return
+    # Bit 0 on a REQ gives it the harness's addresses, so these reach the
+    # listener and the application (the captured REQ names 10.99.0.2).
+    mra = bytearray(rtu)
+    mra[16:18] = struct.pack('>H', 0x11)     # MRA of our REP, timeout 31
+    mra[24 + 8] = 1 << 6
+    mra[24 + 9] = 31 << 3
+    dreq = by_attr.get(0x15, rtu)
+    seqs = [
+        [(0x03, req)],                        # accepted
+        [(0x01, req)],                        # rejected
+        [(0x03, req), (0x03, req)],           # duplicate REQ: REP again
+        [(0x01, req), (0x01, req)],           # duplicate of a rejected REQ
+        [(0x03, req), (0x03, rtu), (0x03, dreq), (0x03, dreq)],
+        [(0x03, req), (0x07, bytes(mra)), (0x07, rtu)],
+        [(0x03, req), (0x01, dreq)],          # DREQ before the RTU
+    ]
+    for seq in seqs:
+        put(out, b''.join(bytes([c]) + m for c, m in seq))
+    # SIDR_REQ (from the REQ's header) for a service nobody listens on
+    sidr = bytearray(256)
+    sidr[0:24] = req[0:24]
+    sidr[16:18] = struct.pack('>H', 0x17)
+    sidr[24:28] = b'\x00\x00\x12\x34'
+    sidr[28:30] = b'\xff\xff'
+    sidr[32:40] = struct.pack('>Q', 0x0000000001110000 | 7174)
+    sidr[40:40 + 36] = req[24 + 140:24 + 140 + 36]
+    put(out, b'\x01' + bytes(sidr))
 
 
 DEVARGS = [
