@@ -206,15 +206,24 @@ cache_insert(struct roce_dev *dev, const uint8_t *ip, int ipv6,
 	return 1;
 }
 
+/* A resolution in flight; one abandoned for REQ_TTL_MS takes no answer. */
 static struct roce_neigh_req *
 req_find(struct roce_dev *dev, const uint8_t *ip, int ipv6)
 {
+	struct roce_neigh_req *r;
+	uint64_t now = ms_now();
 	unsigned int i;
 
-	for (i = 0; i < ROCE_NEIGH_PENDING; i++)
-		if (dev->neigh_req[i].valid &&
-		    ip_eq(dev->neigh_req[i].ip, dev->neigh_req[i].ipv6, ip, ipv6))
-			return &dev->neigh_req[i];
+	for (i = 0; i < ROCE_NEIGH_PENDING; i++) {
+		r = &dev->neigh_req[i];
+		if (!r->valid || !ip_eq(r->ip, r->ipv6, ip, ipv6))
+			continue;
+		if (now - r->started_ms >= REQ_TTL_MS) {
+			r->valid = 0;
+			return NULL;
+		}
+		return r;
+	}
 	return NULL;
 }
 

@@ -148,6 +148,27 @@ test_entries_expire(void **state)
 	expect_unresolved(T_PEER(104));
 }
 
+static void
+test_abandoned_request_takes_no_answer(void **state)
+{
+	struct roce_dev *dev = roce_dev_of(b.dev);
+	struct prdma_roce_stats s0;
+	uint8_t mac[6];
+	unsigned int i;
+
+	(void)state;
+	mac_of(mac, 5);
+	expect_unresolved(T_PEER(105));
+	/* Nobody asked again for 3 s: a late "answer" is unsolicited. */
+	for (i = 0; i < ROCE_NEIGH_PENDING; i++)
+		dev->neigh_req[i].started_ms -= 3000;
+	s0 = xst();
+	t_inject_arp(&b, 2, mac, T_PEER(105), our_ip);
+	assert_int_equal(xst().neigh_learned, s0.neigh_learned);
+	assert_int_equal(xst().neigh_ignored - s0.neigh_ignored, 1);
+	expect_unresolved(T_PEER(105));
+}
+
 static unsigned int
 cached_of(uint32_t base, unsigned int count)
 {
@@ -214,6 +235,7 @@ main(void)
 		cmocka_unit_test(test_unsolicited_not_learnt),
 		cmocka_unit_test(test_solicited_learnt_and_not_overwritten),
 		cmocka_unit_test(test_entries_expire),
+		cmocka_unit_test(test_abandoned_request_takes_no_answer),
 		cmocka_unit_test(test_flood_cannot_evict_live_peers),
 	};
 
