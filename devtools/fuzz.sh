@@ -23,7 +23,7 @@ build=${1:-$top/build-fuzz}
 secs=${2:-${FUZZ_SECONDS:-20}}
 out=${FUZZ_OUT:-$build/fuzz-out}
 
-declare -A max_len=([roce_rx]=4400 [cm_mad]=2100 [devargs]=512 [hermon_cmd]=4400 [hermon_wqe]=1100
+declare -A max_len=([roce_rx]=4400 [roce_flow]=2048 [cm_mad]=2100 [devargs]=512 [hermon_cmd]=4400 [hermon_wqe]=1100
 	[testpmd_cmd]=4200)
 
 passed=0
