@@ -19,9 +19,11 @@
  * each engine on its own so that the real peer's answers can be let
  * through, dropped or raced.
  *
- * Input: byte 0 picks the initial PSNs (bit 0: near the 2^24 wrap) and
- * the ACK timeout (bit 1: 8 us, real retransmissions; else 67 ms, so only
- * the TIMEOUT op fires timers and a program replays the same way). Then a
+ * Input: byte 0 picks the initial PSNs (bit 0: near the 2^24 wrap), the
+ * ACK timeout (bit 1: 8 us, real retransmissions; else 67 ms, so only
+ * the TIMEOUT op fires timers and a program replays the same way) and
+ * the pair of devices (bits 2-3: IPv4 RoCEv2, IPv6 RoCEv2, RoCEv1 with
+ * ACK coalescing). Then a
  * sequence of operations, one byte each (value % OP_NB) followed by the
  * argument bytes it reads; a program that runs out reads zeros.
  *
@@ -47,6 +49,7 @@
 #include <rte_mbuf.h>
 
 #include "fz_common.h"
+#include "prdma_roce.h"
 #include "roce.h"
 
 #define FZ_X_LEN    (64u * 1024)
@@ -75,7 +78,11 @@ struct fz_side {
 	union prdma_gid gid;
 };
 
-static struct fz_side sd[2];
+/* Three linked pairs: IPv4 RoCEv2, IPv6 RoCEv2, RoCEv1 with ACK
+ * coalescing; an input runs on the one its control byte picks. */
+#define FZ_NB_PAIR 3
+static struct fz_side pairs[FZ_NB_PAIR][2];
+static struct fz_side *sd = pairs[0];
 static int ready;
 
 /* The program being run. */
@@ -238,17 +245,12 @@ mr_x_reg(struct fz_side *s)
 }
 
 static void
-setup(void)
+pair_setup(const char *const args[2])
 {
-	static const char *const args[2] = {
-		"roce:ring=fzflow,side=0,ip=192.0.2.1",
-		"roce:ring=fzflow,side=1,ip=192.0.2.2",
-	};
 	struct prdma_cq_init_attr ca;
 	struct prdma_ah_attr aa;
 	int i, id;
 
-	fz_eal_init();
 	for (i = 0; i < 2; i++) {
 		id = prdma_dev_probe(args[i]);
 		FZ_CHECK(id >= 0);
@@ -276,6 +278,27 @@ setup(void)
 		sd[i].ah = prdma_ah_create(sd[i].pd, &aa);
 		FZ_CHECK(sd[i].ah != NULL);
 	}
+}
+
+static void
+setup(void)
+{
+	static const char *const args[FZ_NB_PAIR][2] = {
+		{ "roce:ring=fzflow,side=0,ip=192.0.2.1",
+		  "roce:ring=fzflow,side=1,ip=192.0.2.2" },
+		{ "roce:ring=fzflow6,side=0,ip=fd00::1",
+		  "roce:ring=fzflow6,side=1,ip=fd00::2" },
+		{ "roce:ring=fzflow1,side=0,ip=192.0.2.5,roce_version=1,ack_delay_us=2",
+		  "roce:ring=fzflow1,side=1,ip=192.0.2.6,roce_version=1,ack_delay_us=2" },
+	};
+	unsigned int k;
+
+	fz_eal_init();
+	for (k = 0; k < FZ_NB_PAIR; k++) {
+		sd = pairs[k];
+		pair_setup(args[k]);
+	}
+	sd = pairs[0];
 	ready = 1;
 }
 
@@ -332,6 +355,7 @@ input_begin(uint8_t ctl)
 	unsigned int t;
 	int i;
 
+	sd = pairs[((ctl >> 2) & 3) % FZ_NB_PAIR];
 	if (ctl & 1) {
 		psn0 = ROCE_PSN_MASK - 3;
 		psn1 = ROCE_PSN_MASK - 1;
@@ -356,6 +380,8 @@ input_end(void)
 	unsigned int t, k;
 	int i;
 
+	for (i = 0; i < 2; i++)
+		FZ_CHECK(prdma_roce_fault_clear(sd[i].dev) == 0);
 	/* let what is in flight finish, then look at memory */
 	for (k = 0; k < 8; k++)
 		for (i = 0; i < 2; i++) {
@@ -826,9 +852,25 @@ op_timeout(struct fz_prog *g)
 	step(i);
 }
 
+/* Loss, duplicates, reordering, corruption, delay, CE on one side. */
+static void
+op_fault(struct fz_prog *g)
+{
+	uint8_t a = rd8(g), r = rd8(g);
+	struct prdma_dev *dev = sd[a & 1].dev;
+	enum prdma_roce_fault_dir dir = (a >> 1) & 1 ? PRDMA_ROCE_FAULT_RX : PRDMA_ROCE_FAULT_TX;
+	unsigned int kind = ((a >> 2) & 7) % PRDMA_ROCE_FAULT_KIND_NB;
+
+	if (kind == PRDMA_ROCE_FAULT_DELAY)
+		FZ_CHECK(prdma_roce_fault_delay_set(dev, dir, 1 + (r & 15)) == 0);
+	/* a fixed seed: the same program hits the same frames */
+	FZ_CHECK(prdma_roce_fault_set(dev, dir, (enum prdma_roce_fault_kind)kind,
+				      RTE_MIN((uint32_t)r * 4000, 1000000u), 1) == 0);
+}
+
 enum {
 	OP_POST_SEND, OP_POST_RECV, OP_FEED, OP_FEED2, OP_RAW, OP_STEP, OP_DROP,
-	OP_DEREG, OP_MW, OP_QP_STATE, OP_POLL, OP_TIMEOUT, OP_NB
+	OP_DEREG, OP_MW, OP_QP_STATE, OP_POLL, OP_TIMEOUT, OP_FAULT, OP_NB
 };
 
 int
@@ -875,8 +917,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case OP_POLL:
 			op_poll(&g);
 			break;
-		default:
+		case OP_TIMEOUT:
 			op_timeout(&g);
+			break;
+		default:
+			op_fault(&g);
 			break;
 		}
 	}

@@ -20,7 +20,9 @@ import sys
 
 # operations (fuzz_roce_flow.c, enum OP_*)
 POST_SEND, POST_RECV, FEED, FEED2, RAW, STEP, DROP, DEREG, MW, QP_STATE, POLL, \
-    TIMEOUT = range(12)
+    TIMEOUT, FAULT = range(13)
+# control byte: the device pair
+V4, V6, V1 = 0, 4, 8
 RC, UC, UD = range(3)
 # op_post_send's opcode index
 SEND, SEND_IMM, SEND_INV, WRITE, WRITE_IMM, READ, CAS, FADD, LOCAL_INV = range(9)
@@ -105,6 +107,11 @@ def timeout(side, t):
 
 def raw(side, data):
     return bytes([RAW, side]) + struct.pack('>H', len(data)) + data
+
+
+def fault(side, rx, kind, rate):
+    # kind: 0 drop, 1 dup, 2 reorder, 3 corrupt, 4 delay, 5 CE; rate * 4000 ppm
+    return bytes([FAULT, side | rx << 1 | kind << 2, rate])
 
 
 def prog(*ops, ctl=0):
@@ -230,6 +237,19 @@ def seeds():
     s['dereg_read_resp'] = prog(out(READ, 3000), dereg(1),
                                 feed(1, RC, OP['READ_RESP_FIRST'], WQE), both)
     s['raw_garbage'] = prog(raw(1, bytes(range(64))), both)
+    # 6. the other framings (IPv6, RoCEv1 with ACK coalescing) and faults
+    for nm, ctl in [('v6', V6), ('v1', V1)]:
+        s[nm + '_write_read'] = prog(post_send(1, RC, WRITE, 4096), post_send(1, RC, READ, 3000),
+                                     post_send(1, UD, SEND, 100), both, ctl=ctl)
+        s[nm + '_feed'] = prog(feed(1, RC, OP['WRITE_ONLY'], plen=100),
+                               feed(1, UD, OP['SEND_ONLY'], plen=100),
+                               feed(1, RC, OP['WRITE_ONLY'], plen=100, misc=0x10), both, ctl=ctl)
+    for kind in range(6):
+        for rx in range(2):
+            s[f'fault_{kind}_{rx}'] = prog(fault(0, rx, kind, 120), fault(1, rx, kind, 120),
+                                           post_send(1, RC, WRITE, 8192),
+                                           post_send(0, RC, READ, 4096), both,
+                                           timeout(1, RC), timeout(0, RC), both)
     return s
 
 
