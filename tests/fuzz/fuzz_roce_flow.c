@@ -654,8 +654,15 @@ op_feed(struct fz_prog *g)
 	for (i = 0; i < plen; i++)
 		bth[hlen + i] = (uint8_t)(fill + i);
 	roce_frame_send(sdev, m, path, hlen + plen);
-	/* roce_frame_send staged it for the port: take it back */
-	FZ_CHECK(sdev->txq_len > 0 && sdev->txq[sdev->txq_len - 1] == m);
+	/*
+	 * roce_frame_send staged it for the port: take it back. With a
+	 * transmit fault set it may be held, lost or doubled instead; then it
+	 * goes out through the link like any frame of the sender's.
+	 */
+	if (sdev->txq_len == 0 || sdev->txq[sdev->txq_len - 1] != m) {
+		roce_engine_unlock(sdev);
+		return;
+	}
 	sdev->txq_len--;
 	roce_engine_unlock(sdev);
 	if (misc & 8)      /* damage one byte: the ICRC (or a header) fails */
