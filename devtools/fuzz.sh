@@ -4,8 +4,11 @@
 #
 # Run every libFuzzer binary of a fuzz build for a bounded time each.
 #
-#   devtools/fuzz.sh [builddir] [seconds per fuzzer]
+#   devtools/fuzz.sh [builddir] [seconds per fuzzer] [name...]
 #
+# Names (roce_flow, cm_mad, ...) pick fuzzers; none means all. A long run
+# of one fuzzer on a shared machine:
+#   nice -n 10 devtools/fuzz.sh build-fuzz 1800 roce_flow
 # builddir defaults to build-fuzz (configure it with CC=clang and
 # -Dfuzz=true -Dsanitize_address_undefined=true -Db_lundef=false; see
 # doc/fuzzing.md), seconds to $FUZZ_SECONDS or 20. Each fuzzer starts from
@@ -21,9 +24,11 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$top/build-fuzz}
 secs=${2:-${FUZZ_SECONDS:-20}}
+shift 2 2>/dev/null || shift $#
+only=" $* "
 out=${FUZZ_OUT:-$build/fuzz-out}
 
-declare -A max_len=([roce_rx]=4400 [cm_mad]=2100 [devargs]=512 [hermon_cmd]=4400 [hermon_wqe]=1100
+declare -A max_len=([roce_rx]=4400 [roce_flow]=2048 [cm_mad]=2100 [devargs]=512 [hermon_cmd]=4400 [hermon_wqe]=1100
 	[testpmd_cmd]=4200)
 
 passed=0
@@ -36,6 +41,7 @@ for bin in "${bins[@]}"; do
 	name=$(basename "$bin")
 	name=${name#fuzz_}
 	case $name in replay_*) continue ;; esac
+	[ "$only" = "  " ] || [[ $only == *" $name "* ]] || continue
 	[ -f "$bin" ] && [ -x "$bin" ] || continue
 	found=1
 	work="$out/corpus-$name"

@@ -56,7 +56,7 @@ fi
 # plus one for the soak (a failed build counts as one failure).
 say "fuzz build (clang, libFuzzer, ASan+UBSan) and ${FUZZ_SECONDS:-20} s per fuzzer"
 fuzz_dir="$PRDMA_TOP/build-fuzz"
-fuzz_targets="tests/fuzz/fuzz_roce_rx tests/fuzz/fuzz_cm_mad tests/fuzz/fuzz_devargs \
+fuzz_targets="tests/fuzz/fuzz_roce_rx tests/fuzz/fuzz_roce_flow tests/fuzz/fuzz_cm_mad tests/fuzz/fuzz_devargs \
 tests/fuzz/fuzz_hermon_cmd tests/fuzz/fuzz_hermon_wqe tests/fuzz/fuzz_testpmd_cmd tests/soak/test_soak"
 if ! dpkg-query -W -f='${Status}' libclang-rt-14-dev 2>/dev/null | grep -q "ok installed" &&
    [ "$(id -u)" -eq 0 ]; then

@@ -53,15 +53,15 @@ fz_area_free(struct fz_area *a)
 	a->data = NULL;
 }
 
+/* memcmp against a reference: a stateful harness checks often. */
 static int
 all_canary(const uint8_t *p, size_t n)
 {
-	size_t i;
+	static uint8_t ref[FZ_CANARY_LEN];
 
-	for (i = 0; i < n; i++)
-		if (p[i] != FZ_CANARY_BYTE)
-			return 0;
-	return 1;
+	if (ref[0] != FZ_CANARY_BYTE)
+		memset(ref, FZ_CANARY_BYTE, sizeof(ref));
+	return n <= sizeof(ref) && memcmp(p, ref, n) == 0;
 }
 
 int
