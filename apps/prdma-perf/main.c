@@ -28,6 +28,7 @@
 #include "app_ports.h"
 #include "app_raw.h"
 #include "perf.h"
+#include "perf_seq.h"
 
 RTE_LOG_REGISTER_DEFAULT(perf_logtype, INFO);
 
@@ -77,7 +78,7 @@ run_size(const struct perf_opts *o, struct perf_side *client, struct perf_side *
 	 uint32_t size, struct perf_row *row)
 {
 	struct prdma_dev_counters c0, c1;
-	struct perf_run rc, rs;
+	struct perf_run rc, rs, *rep;
 	struct app_runner runner;
 	volatile int client_done = 0;
 	uint64_t deadline;
@@ -88,14 +89,23 @@ run_size(const struct perf_opts *o, struct perf_side *client, struct perf_side *
 	memset(&c0, 0, sizeof(c0));
 	memset(&c1, 0, sizeof(c1));
 	prdma_dev_counters_get(client != NULL ? client->dev : server->dev, &c0);
-	if (client != NULL) {
+	/*
+	 * The advertised buffers start zeroed (rte_zmalloc) and are not
+	 * cleared between sizes when the peer is another process: perftest's
+	 * write_lat peer starts the next size without a handshake, so its
+	 * first WRITE may already have landed. Each size polls its own last
+	 * byte, which no smaller size wrote.
+	 */
+	if (client != NULL && server != NULL) {
 		memset(perf_rx_slot(client, 0), 0, client->slot_len * client->nqp);
+		memset(perf_rx_slot(server, 0), 0, server->slot_len * server->nqp);
+	}
+	if (client != NULL) {
 		ret = perf_run_init(&rc, client, size);
 		if (ret < 0)
 			return ret;
 	}
 	if (server != NULL) {
-		memset(perf_rx_slot(server, 0), 0, server->slot_len * server->nqp);
 		ret = perf_run_init(&rs, server, size);
 		if (ret < 0) {
 			perf_run_fini(&rc);
@@ -124,8 +134,14 @@ run_size(const struct perf_opts *o, struct perf_side *client, struct perf_side *
 		} while (step == 0);
 		ret = step < 0 ? step : 0;
 	}
+	/* Both sides here: the row is the one perftest's first poster prints
+	 * (write_lat's server, the other tests' client). */
+	rep = client != NULL ? &rc : &rs;
+	if (client != NULL && server != NULL && perf_test_is_lat(o->test) &&
+	    perf_lat_initiator(server))
+		rep = &rs;
 	if (ret == 0) {
-		perf_row_from_run(o, client != NULL ? &rc : &rs, row);
+		perf_row_from_run(o, rep, row);
 		/* Losses show as retransmissions: worth knowing beside a figure. */
 		prdma_dev_counters_get(client != NULL ? client->dev : server->dev, &c1);
 		row->retransmits = c1.value[PRDMA_DEV_CNT_RETRANSMITS] -
@@ -133,8 +149,9 @@ run_size(const struct perf_opts *o, struct perf_side *client, struct perf_side *
 		row->naks = c1.value[PRDMA_DEV_CNT_NAKS_RECEIVED] -
 			    c0.value[PRDMA_DEV_CNT_NAKS_RECEIVED];
 	}
-	if (ret == 0 && client != NULL && o->samples_path != NULL && perf_test_is_lat(o->test))
-		ret = perf_report_samples(o->samples_path, o, &rc);
+	if (ret == 0 && o->samples_path != NULL && perf_test_is_lat(o->test) &&
+	    perf_lat_initiator(rep->side))
+		ret = perf_report_samples(o->samples_path, o, rep);
 	perf_run_fini(&rc);
 	perf_run_fini(&rs);
 	if (ret < 0)
@@ -418,13 +435,6 @@ run_memcpy(const struct perf_opts *o, struct perf_row *rows, unsigned int *nb_ro
 	return 0;
 }
 
-/* Barrier handshakes before the traffic, after the per-QP key exchange. */
-static unsigned int
-barriers_before(const struct perf_opts *o)
-{
-	return perf_test_is_lat(o->test) ? 3 : 2;
-}
-
 /* Wait (2 s at most) until the peer has left the memif links it shares
  * with this process: their link goes down when it disconnects. */
 static void
@@ -450,114 +460,228 @@ wait_shared_link_down(void)
 	} while (up && rte_rdtsc() < deadline);
 }
 
+/* The state of one remote run as it follows perftest's sequence. */
+struct remote_run {
+	const struct perf_opts *o;
+	int server;
+	struct perf_side s;
+	struct perf_oob x;
+	struct perf_cm *cm;
+	uint32_t sizes[PERF_MAX_ROWS];
+	unsigned int nb_sizes;
+	int keys_known;              /* the first KEYS gave the peer's keys */
+	int header_shown;
+	struct perf_row *rows;
+	unsigned int *nb_rows;
+};
+
+/* Whether this side prints latency rows as it goes (perftest: both sides
+ * of write_lat and send_lat, only the client of read_lat/atomic_lat). */
+static int
+lat_rows_here(const struct remote_run *rr)
+{
+	const struct perf_opts *o = rr->o;
+
+	return perf_test_is_lat(o->test) &&
+	       (!rr->server || o->test == PERF_WRITE_LAT || o->test == PERF_SEND_LAT);
+}
+
+static int
+step_keys(struct remote_run *rr)
+{
+	struct perf_side *s = &rr->s;
+	struct perf_key *tmp;
+	int ret;
+
+	if (rr->keys_known) {
+		/* perftest exchanges each QP's key again once both print them. */
+		tmp = calloc(s->nqp, sizeof(*tmp));
+		if (tmp == NULL)
+			return -ENOMEM;
+		memcpy(tmp, s->peer, sizeof(*tmp) * s->nqp);
+		ret = perf_oob_keys(&rr->x, s);
+		memcpy(s->peer, tmp, sizeof(*tmp) * s->nqp);
+		free(tmp);
+		return ret;
+	}
+	ret = perf_oob_keys(&rr->x, s);
+	if (ret < 0)
+		return ret;
+	rr->keys_known = 1;
+	perf_cm_ud_peers(rr->cm, s);
+	perf_report_banner(stdout, rr->o, s);
+	perf_report_keys(stdout, s);
+	return 0;
+}
+
+static int
+step_run(struct remote_run *rr, uint16_t size_idx)
+{
+	const struct perf_opts *o = rr->o;
+	struct perf_side *s = &rr->s;
+	unsigned int i, first = 0, last = rr->nb_sizes;
+	int ret;
+
+	if (size_idx != PERF_SEQ_ALL_SIZES) {
+		first = size_idx;
+		last = size_idx + 1u;
+	}
+	if (!rr->header_shown && lat_rows_here(rr)) {
+		perf_report_header(stdout, o);
+		rr->header_shown = 1;
+	}
+	for (i = first; i < last; i++) {
+		ret = run_size(o, rr->server ? NULL : s, rr->server ? s : NULL, rr->sizes[i],
+			       &rr->rows[i]);
+		if (ret < 0)
+			return ret;
+		*rr->nb_rows = RTE_MAX(*rr->nb_rows, i + 1);
+		if (lat_rows_here(rr))
+			perf_report_row(stdout, o, &rr->rows[i]);
+	}
+	return 0;
+}
+
+static int
+step_bw_report(struct remote_run *rr)
+{
+	const struct perf_opts *o = rr->o;
+	struct perf_row *r;
+	double mine[5], peer[5];
+	int ret;
+
+	/* The half-duplex server ran nothing: it shows the client's figures. */
+	if (*rr->nb_rows == 0) {
+		memset(&rr->rows[0], 0, sizeof(rr->rows[0]));
+		*rr->nb_rows = 1;
+	}
+	r = &rr->rows[*rr->nb_rows - 1];
+	mine[0] = r->size;
+	mine[1] = (double)r->iters;
+	mine[2] = r->bw_peak;
+	mine[3] = r->bw_avg;
+	mine[4] = r->msg_rate;
+	ret = perf_oob_bw_report(&rr->x, mine, peer);
+	if (ret == 0 && rr->server) {
+		r->size = (uint32_t)peer[0];
+		r->iters = (uint64_t)peer[1];
+		r->bw_peak = peer[2];
+		r->bw_avg = peer[3];
+		r->msg_rate = peer[4];
+		r->gbps = r->bw_avg * (o->report_gbits ? 1.0 : 1048576.0 * 8 / 1e9);
+		r->from_peer = 1;
+	}
+	return ret;
+}
+
+static int
+step(struct remote_run *rr, const struct perf_seq_step *st)
+{
+	struct perf_side *s = &rr->s;
+
+	switch (st->op) {
+	case PERF_SEQ_CM_XCHG:
+		return perf_cm_xchg(s, rr->o, &rr->cm);
+	case PERF_SEQ_VERSIONS:
+		return perf_oob_versions(&rr->x, rr->o, s);
+	case PERF_SEQ_KEYS:
+		return step_keys(rr);
+	case PERF_SEQ_SYNC:
+		return perf_oob_keys(&rr->x, NULL);
+	case PERF_SEQ_CM_DATA:
+		return perf_cm_data(rr->cm, rr->o);
+	case PERF_SEQ_CONNECT:
+		return perf_side_connect(s);
+	case PERF_SEQ_POST_RECV:
+		return fill_recvs(rr->o, s);
+	case PERF_SEQ_RUN:
+		return step_run(rr, st->size_idx);
+	case PERF_SEQ_BW_REPORT:
+		return step_bw_report(rr);
+	case PERF_SEQ_DONE:
+		return perf_oob_done(&rr->x);
+	default:
+		return -EINVAL;
+	}
+}
+
 static int
 run_remote(const struct perf_opts *o, struct perf_row *rows, unsigned int *nb_rows)
 {
-	int server = o->host == NULL;
-	struct perf_cm *cm = NULL;
-	uint32_t sizes[PERF_MAX_ROWS];
-	struct perf_side s;
-	struct perf_oob x;
-	double mine[5], peer[5];
-	unsigned int i, n;
-	int ret, ret2;
+	struct perf_seq_step seq[PERF_SEQ_MAX_STEPS];
+	struct perf_seq_cfg cfg;
+	struct remote_run rr;
+	struct perf_side *s = &rr.s;
+	unsigned int i, k, last_run = 0;
+	int ret, ret2, nb;
 
-	memset(&x, 0, sizeof(x));
-	x.fd = -1;
-	ret = perf_side_open(&s, o, o->devargs[0], server);
+	memset(&rr, 0, sizeof(rr));
+	rr.o = o;
+	rr.server = o->host == NULL;
+	rr.rows = rows;
+	rr.nb_rows = nb_rows;
+	rr.x.fd = -1;
+	ret = perf_side_open(s, o, o->devargs[0], rr.server);
 	if (ret < 0)
 		goto out;
-	ret = perf_oob_open(&x, o, &s);
-	if (ret == 0 && o->use_cm)
-		ret = perf_cm_establish(&s, o, &cm);
-	if (ret == 0)
-		ret = perf_oob_versions(&x, o, &s);
-	if (ret == 0)
-		ret = perf_oob_keys(&x, &s);
+	ret = perf_oob_open(&rr.x, o, s);
 	if (ret < 0)
 		goto out;
-	perf_cm_ud_peers(cm, &s);
-	perf_report_banner(stdout, o, &s);
-	perf_report_keys(stdout, &s);
-	if (!o->use_cm)
-		ret = perf_side_connect(&s);
-	for (i = 0; ret == 0 && i < barriers_before(o); i++) {
-		/* Receives go up before the last barrier: no RNR at the start. */
-		if (i + 1 == barriers_before(o))
-			ret = fill_recvs(o, &s);
-		if (ret == 0)
-			ret = perf_oob_keys(&x, NULL);
-	}
-	if (ret < 0)
-		goto out;
-	/* -R: a serving side learns the client is done from its next SEND. */
-	if (ret == 0 && server && o->use_cm)
-		ret = perf_cm_prepost(&s);
-	if (ret < 0)
-		goto out;
-	n = ud_size_cap(o, &s, sizes, size_list(o, sizes));
-	if (!server || o->test == PERF_WRITE_LAT || o->test == PERF_SEND_LAT)
-		perf_report_header(stdout, o);
-	/* A serving side (READ, WRITE bandwidth) idles once, until the client ends. */
-	if (server && (perf_test_verb(o->test) == PERF_VERB_READ ||
-		       perf_test_verb(o->test) == PERF_VERB_ATOMIC ||
-		       o->test == PERF_WRITE_BW))
-		n = 1;
-	for (i = 0; i < n; i++) {
-		ret = run_size(o, server ? NULL : &s, server ? &s : NULL, sizes[i], &rows[i]);
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.test = o->test;
+	cfg.server = rr.server;
+	cfg.use_cm = o->use_cm;
+	cfg.nqp = s->nqp;
+	cfg.all_sizes = o->all_sizes;
+	rr.nb_sizes = size_list(o, rr.sizes);
+	cfg.nb_sizes = rr.nb_sizes;
+	nb = perf_seq_build(&cfg, seq, RTE_DIM(seq));
+	for (k = 0; nb > 0 && k < (unsigned int)nb; k++) {
+		ret = step(&rr, &seq[k]);
 		if (ret < 0)
 			goto out;
-		*nb_rows = i + 1;
-		if (perf_test_is_lat(o->test) && (!server || o->test == PERF_WRITE_LAT ||
-						  o->test == PERF_SEND_LAT))
-			perf_report_row(stdout, o, &rows[i]);
+		if (seq[k].op == PERF_SEQ_VERSIONS)
+			break;
 	}
-	/*
-	 * Every request has completed on both sides: the device is left
-	 * alone from here, so a peer that exits first (and takes a shared
-	 * link such as memif with it) is never polled through.
-	 */
-	x.progress = 0;
-	if (o->test == PERF_WRITE_LAT)
-		goto report;   /* ib_write_lat closes without a last handshake */
-	ret = perf_oob_keys(&x, NULL);
-	if (ret == 0 && !perf_test_is_lat(o->test)) {
-		struct perf_row *r = &rows[*nb_rows - 1];
-
-		mine[0] = r->size;
-		mine[1] = (double)r->iters;
-		mine[2] = r->bw_peak;
-		mine[3] = r->bw_avg;
-		mine[4] = r->msg_rate;
-		ret = perf_oob_bw_report(&x, mine, peer);
-		/* The server shows the client's figures, as perftest does. */
-		if (ret == 0 && server) {
-			r->size = (uint32_t)peer[0];
-			r->iters = (uint64_t)peer[1];
-			r->bw_peak = peer[2];
-			r->bw_avg = peer[3];
-			r->msg_rate = peer[4];
-			r->gbps = r->bw_avg * (o->report_gbits ? 1.0 : 1048576.0 * 8 / 1e9);
-			r->from_peer = 1;
-		}
-		if (ret == 0)
-			ret = perf_oob_keys(&x, NULL);
-	}
-	if (ret == 0)
-		ret = perf_oob_done(&x);
-	if (ret < 0)
+	/* UD's sizes stop at the MTU the versions' exchange agreed on; the
+	 * steps up to there do not depend on the count. */
+	rr.nb_sizes = ud_size_cap(o, s, rr.sizes, rr.nb_sizes);
+	cfg.nb_sizes = rr.nb_sizes;
+	nb = perf_seq_build(&cfg, seq, RTE_DIM(seq));
+	if (nb < 0 || k >= (unsigned int)nb) {
+		ret = nb < 0 ? nb : -EINVAL;
 		goto out;
+	}
+	for (i = 0; i < (unsigned int)nb; i++)
+		if (seq[i].op == PERF_SEQ_RUN)
+			last_run = i;
+	for (i = k + 1; i < (unsigned int)nb; i++) {
+		/*
+		 * After the last traffic every request has completed on both
+		 * sides: the device is left alone from here, so a peer that
+		 * exits first (and takes a shared link such as memif with it)
+		 * is never polled through.
+		 */
+		if (i > last_run && seq[last_run].op == PERF_SEQ_RUN)
+			rr.x.progress = 0;
+		ret = step(&rr, &seq[i]);
+		if (ret < 0) {
+			PERF_LOG(DEBUG, "step %u (%s, perftest %s:%u) failed", i,
+				 perf_seq_op_name(seq[i].op), perf_seq_file(o->test, &seq[i]),
+				 perf_seq_line(&seq[i]));
+			goto out;
+		}
+	}
 	if (!perf_test_is_lat(o->test)) {
 		perf_report_header(stdout, o);
 		for (i = 0; i < *nb_rows; i++)
-			if (!server || i + 1 == *nb_rows)
+			if (!rr.server || o->test == PERF_SEND_BW || i + 1 == *nb_rows)
 				perf_report_row(stdout, o, &rows[i]);
 	}
-report:
 	perf_report_footer(stdout);
 	if (o->json_path != NULL)
-		ret = perf_report_json(o->json_path, o, &s, rows, *nb_rows,
-				       server ? "server" : "client");
+		ret = perf_report_json(o->json_path, o, s, rows, *nb_rows,
+				       rr.server ? "server" : "client");
 out:
 	/*
 	 * One side at a time: the client takes its device (and a link the
@@ -565,15 +689,15 @@ out:
 	 * waits for that before its own. Two memif ports stopping at once
 	 * race in the PMD's disconnect handling.
 	 */
-	if (server) {
-		perf_oob_close(&x);
-		perf_cm_close(cm);
+	if (rr.server) {
+		perf_oob_close(&rr.x);
+		perf_cm_close(rr.cm);
 		wait_shared_link_down();
-		ret2 = perf_side_close(&s);
+		ret2 = perf_side_close(s);
 	} else {
-		perf_cm_close(cm);
-		ret2 = perf_side_close(&s);
-		perf_oob_close(&x);
+		perf_cm_close(rr.cm);
+		ret2 = perf_side_close(s);
+		perf_oob_close(&rr.x);
 	}
 	return ret == 0 ? ret2 : ret;
 }

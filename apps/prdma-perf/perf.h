@@ -58,6 +58,11 @@ enum perf_verb perf_test_verb(enum perf_test t);
 #define PERF_MAX_SIZE (8u << 20)   /* -a goes up to 8 MiB, as perftest */
 #define PERF_UD_QKEY 0x11111111u   /* perftest's DEF_QKEY: never exchanged */
 #define PERF_GRH_LEN 40            /* UD receives start with the GRH area */
+/* perftest's cycle buffer: what we announce (one page), and the largest a
+ * peer may announce (64 KiB pages): our MR covers that much beyond every
+ * advertised address. */
+#define PERF_CYCLE_BUFFER 4096u
+#define PERF_CYCLE_BUFFER_MAX 65536u
 
 struct perf_opts {
 	enum perf_test test;
@@ -219,7 +224,10 @@ int perf_cm_prepost(struct perf_side *s);
 
 /* The CM connection (-R, perf_cm.c). */
 struct perf_cm;
-int perf_cm_establish(struct perf_side *s, const struct perf_opts *o, struct perf_cm **cmp);
+/* The exchange QP's connection (the server's listener gone after it). */
+int perf_cm_xchg(struct perf_side *s, const struct perf_opts *o, struct perf_cm **cmp);
+/* The data QPs' connections (SIDRs with -c UD), on a new listener. */
+int perf_cm_data(struct perf_cm *cm, const struct perf_opts *o);
 void perf_cm_close(struct perf_cm *cm);
 /* -R -c UD, client: the peer QPNs SIDR gave replace those of the keys. */
 void perf_cm_ud_peers(const struct perf_cm *cm, struct perf_side *s);
@@ -261,6 +269,8 @@ perf_tx_slot(const struct perf_side *s, uint32_t q)
 {
 	return s->buf + (size_t)(s->nqp + q) * s->slot_len;
 }
+/* Latency tests: whether this side posts first (perftest's roles). */
+int perf_lat_initiator(const struct perf_side *s);
 int perf_step_client(void *arg);
 int perf_step_server(void *arg);
 int perf_lat_client(struct perf_run *r);

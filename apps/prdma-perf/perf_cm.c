@@ -6,7 +6,8 @@
  * perftest -R: every RC connection comes from the connection manager
  * (service 0x0106 << 16 | port), as in perftest's rdma_cm mode: first the
  * one the out-of-band messages travel on (signaled RC SENDs, client
- * first), then one per data QP (-q). The messages have their own QP and
+ * first); the versions and a handshake travel on it; then, on a new
+ * listener, one per data QP (-q), and another handshake. The messages have their own QP and
  * CQs, so they never mix with the test's SENDs and the serving side of a
  * timed (-D) run sees the client's next message as soon as it lands.
  * With -c UD the data QPs are not connected but resolved, as perftest
@@ -35,9 +36,9 @@ struct perf_cm {
 	struct perf_side *side;
 	struct prdma_cm_channel *ch;
 	struct prdma_cm_id *listen_id;
-	struct prdma_cm_id *udp_listen_id; /* -c UD: the data QPs' SIDRs */
 	struct prdma_cm_id **id;     /* [0]: the messages' connection, then one per QP */
 	uint32_t nb_id;              /* connections asked for or accepted */
+	uint32_t want;               /* this phase's last connection + 1 */
 	uint32_t *sidr_qpn;          /* -c UD client: per data QP, from the SIDR_REP */
 };
 
@@ -70,6 +71,31 @@ ctl_create(struct perf_side *s)
 	qpa.cap.max_recv_sge = 1;
 	s->ctl_qp = prdma_qp_create(s->pd, &qpa);
 	return s->ctl_qp == NULL ? -rte_errno : 0;
+}
+
+/*
+ * To INIT before the CM takes the QP (it accepts one in INIT, as
+ * librdmacm's rdma_create_qp leaves it), so a receive can be posted before
+ * the peer can send: perftest's first message, or its UD QPN message.
+ */
+static int
+qp_to_init(struct prdma_qp *qp)
+{
+	struct prdma_qp_attr at;
+	uint32_t mask = PRDMA_QP_STATE | PRDMA_QP_PKEY_INDEX | PRDMA_QP_PORT;
+
+	if (qp->state == PRDMA_QPS_INIT)
+		return 0;
+	memset(&at, 0, sizeof(at));
+	at.qp_state = PRDMA_QPS_INIT;
+	at.port_num = 1;
+	if (qp->qp_type == PRDMA_QPT_UD) {
+		at.qkey = PRDMA_CM_UDP_QKEY;
+		mask |= PRDMA_QP_QKEY;
+	} else {
+		mask |= PRDMA_QP_ACCESS_FLAGS;
+	}
+	return prdma_qp_modify(qp, &at, mask);
 }
 
 /* The port space of connection @p k: the messages always ride on RC; with
@@ -115,6 +141,13 @@ ud_peer(struct perf_side *s, uint32_t i, const struct prdma_cm_ud_param *u, uint
 	return 0;
 }
 
+/* perftest's client tries a connection 10 times, 100 ms apart
+ * (retry_rdma_connect, rdma_cm_client_connection). */
+#define PERF_CM_TRIES 10
+#define PERF_CM_RETRY_US (100 * 1000)
+/* wr_id of the UD QPN message (-R -c UD latency tests). */
+#define PERF_UDQPN_WRID 0xfffffffeull
+
 /* Ask for connection cm->nb_id (a REQ, or a SIDR_REQ for a UD data QP). */
 static int
 conn_start(struct perf_cm *cm, const struct sockaddr_in *dst, const struct prdma_cm_conn_param *p)
@@ -129,13 +162,86 @@ conn_start(struct perf_cm *cm, const struct sockaddr_in *dst, const struct prdma
 	return prdma_cm_connect(cm->id[k], conn_qp(s, k), (const struct sockaddr *)dst, p);
 }
 
+/* perftest -R -c UD, latency tests: the client sends its QPN in the
+ * immediate of a UD SEND, the server builds its address from it
+ * (rdma_cm_send_ud_connection_parameters, _initialize_). */
+static int
+udqpn_needed(const struct perf_side *s)
+{
+	return s->o->conn == PERF_CONN_UD && perf_test_is_lat(s->o->test);
+}
+
+static int
+udqpn_post_recv(struct perf_side *s, uint32_t i)
+{
+	const struct prdma_recv_wr *bad;
+	struct prdma_recv_wr wr;
+	struct prdma_sge sge;
+
+	sge.addr = (uintptr_t)(s->ctl + 2 * PERF_CTL_SLOT);
+	sge.length = PERF_GRH_LEN + 4;
+	sge.lkey = s->ctl_mr->lkey;
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = PERF_UDQPN_WRID;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	return prdma_post_recv(s->qp[i], &wr, &bad);
+}
+
+static int
+udqpn_wait(struct perf_side *s, struct prdma_cq *cq, int recv, uint32_t *imm)
+{
+	uint64_t deadline = rte_rdtsc() + (uint64_t)(s->o->timeout_s * rte_get_tsc_hz());
+	struct prdma_wc wc;
+
+	while (prdma_cq_poll(cq, 1, &wc) == 0) {
+		if (rte_rdtsc() > deadline) {
+			PERF_LOG(ERR, "rdma_cm: no UD QPN message within %.0f s", s->o->timeout_s);
+			return -ETIMEDOUT;
+		}
+	}
+	if (wc.status != PRDMA_WC_SUCCESS || wc.wr_id != PERF_UDQPN_WRID ||
+	    (recv && !(wc.wc_flags & PRDMA_WC_WITH_IMM))) {
+		PERF_LOG(ERR, "rdma_cm: UD QPN message: %s", prdma_wc_status_str(wc.status));
+		return -EPROTO;
+	}
+	if (imm != NULL)
+		*imm = wc.imm_data;
+	return 0;
+}
+
+static int
+udqpn_send(struct perf_side *s, uint32_t i, uint32_t peer_qpn)
+{
+	const struct prdma_send_wr *bad;
+	struct prdma_send_wr wr;
+	struct prdma_sge sge;
+	int ret;
+
+	sge.addr = (uintptr_t)s->ctl;
+	sge.length = 4;
+	sge.lkey = s->ctl_mr->lkey;
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = PERF_UDQPN_WRID;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = PRDMA_WR_SEND_WITH_IMM;
+	wr.send_flags = PRDMA_SEND_SIGNALED;
+	wr.imm_data = s->qp[i]->qp_num;
+	wr.wr.ud.ah = s->ah[i];
+	wr.wr.ud.remote_qpn = peer_qpn;
+	wr.wr.ud.remote_qkey = s->peer_qkey[i];
+	ret = prdma_post_send(s->qp[i], &wr, &bad);
+	return ret < 0 ? ret : udqpn_wait(s, s->scq, 0, NULL);
+}
+
 /* One CM event of run_connections(); *@p up counts the connections done. */
 static int
 conn_event(struct perf_cm *cm, const struct prdma_cm_event *ev, const struct sockaddr_in *dst,
 	   const struct prdma_cm_conn_param *p, uint32_t *up)
 {
 	struct perf_side *s = cm->side;
-	uint32_t total = s->nqp + 1, k = cm->nb_id;
+	uint32_t total = cm->want, k = cm->nb_id, imm;
 	int ret;
 
 	if (ev->event == PRDMA_CM_EVENT_CONNECT_REQUEST && dst == NULL && k < total) {
@@ -146,12 +252,28 @@ conn_event(struct perf_cm *cm, const struct prdma_cm_event *ev, const struct soc
 		}
 		cm->id[k] = ev->id;
 		cm->nb_id++;
-		ret = prdma_cm_accept(ev->id, conn_qp(s, k), p);
+		/* A receive waits before the peer can send: the exchange's first
+		 * message, or the UD QPN message. */
+		ret = 0;
+		if (k == 0 || (conn_ps(s, k) == PRDMA_CM_PS_UDP && udqpn_needed(s)))
+			ret = qp_to_init(conn_qp(s, k));
+		if (ret == 0 && k == 0)
+			ret = perf_cm_prepost(s);
+		else if (ret == 0 && conn_ps(s, k) == PRDMA_CM_PS_UDP && udqpn_needed(s))
+			ret = udqpn_post_recv(s, k - 1);
+		if (ret == 0)
+			ret = prdma_cm_accept(ev->id, conn_qp(s, k), p);
 		if (ret < 0 || conn_ps(s, k) != PRDMA_CM_PS_UDP)
 			return ret;
 		/* SIDR ends with our SIDR_REP: no ESTABLISHED on this side. The
 		 * client's QPN comes with its keys, as in perftest. */
 		ret = ud_peer(s, k - 1, &ev->param.ud, qp_qkey(conn_qp(s, k)));
+		if (ret == 0 && udqpn_needed(s)) {
+			ret = udqpn_wait(s, s->rcq, 1, &imm);
+			if (ret == 0)
+				PERF_LOG(DEBUG, "rdma_cm: UD QP %u: the client's QPN 0x%06x",
+					 k - 1, imm);
+		}
 		if (ret == 0)
 			(*up)++;
 		return ret;
@@ -164,29 +286,36 @@ conn_event(struct perf_cm *cm, const struct prdma_cm_event *ev, const struct soc
 			/* The SIDR_REP: the server's QPN, Q_Key and the path to it. */
 			cm->sidr_qpn[k - 2] = ev->param.ud.qp_num;
 			ret = ud_peer(s, k - 2, &ev->param.ud, ev->param.ud.qkey);
+			if (ret == 0 && udqpn_needed(s))
+				ret = udqpn_send(s, k - 2, ev->param.ud.qp_num);
 			if (ret < 0)
 				return ret;
 		}
 		return k == total ? 0 : conn_start(cm, dst, p);
 	}
-	PERF_LOG(ERR, "rdma_cm: connection %u of %u: unexpected %s (status %d)", *up + 1, total,
-		 prdma_cm_event_str(ev->event), ev->status);
+	/* The client tries again: the server's listener may not be up yet. */
+	if (dst != NULL)
+		PERF_LOG(DEBUG, "rdma_cm: connection %u of %u: %s (status %d)", *up + 1, total,
+			 prdma_cm_event_str(ev->event), ev->status);
+	else
+		PERF_LOG(ERR, "rdma_cm: connection %u of %u: unexpected %s (status %d)",
+			 *up + 1, total, prdma_cm_event_str(ev->event), ev->status);
 	return -ECONNREFUSED;
 }
 
 /*
- * Run the CM until every connection is established: the client asks for
- * them one after the other (each once the previous one is up), so the
- * server, which takes the requests in their order of arrival, gives each
- * the same QP as the client did. With -c UD a data QP's "connection" is a
- * SIDR: up on the client at the SIDR_REP, on the server once answered.
+ * Run the CM until connections [cm->nb_id, cm->want) are established: the
+ * client asks for them one after the other (each once the previous one is
+ * up), so the server, which takes the requests in their order of arrival,
+ * gives each the same QP as the client did. With -c UD a data QP's
+ * "connection" is a SIDR: up on the client at the SIDR_REP, on the server
+ * once answered.
  */
 static int
 run_connections(struct perf_cm *cm, const struct perf_opts *o, const struct sockaddr_in *dst,
 		const struct prdma_cm_conn_param *p)
 {
-	struct perf_side *s = cm->side;
-	uint32_t total = s->nqp + 1, up = 0;
+	uint32_t total = cm->want - cm->nb_id, up = 0;
 	uint64_t deadline = rte_rdtsc() + (uint64_t)(o->timeout_s * rte_get_tsc_hz());
 	struct prdma_cm_event *ev;
 	int ret;
@@ -215,15 +344,90 @@ run_connections(struct perf_cm *cm, const struct perf_opts *o, const struct sock
 	return 0;
 }
 
-int
-perf_cm_establish(struct perf_side *s, const struct perf_opts *o, struct perf_cm **cmp)
+/* The client: connections [first, want), tried again from @p first (ids
+ * destroyed) up to perftest's 10 times, 100 ms apart, when the server
+ * rejects them (its listener is not up yet) or does not answer. */
+static int
+client_connections(struct perf_cm *cm, const struct perf_opts *o, const struct sockaddr_in *dst,
+		   const struct prdma_cm_conn_param *p)
 {
-	enum perf_verb v = perf_test_verb(o->test);
+	uint32_t first = cm->nb_id, k;
+	int ret = -ECONNREFUSED, t;
+
+	for (t = 0; t < PERF_CM_TRIES; t++) {
+		if (t > 0) {
+			for (k = first; k < cm->nb_id; k++) {
+				prdma_cm_id_destroy(cm->id[k]);
+				cm->id[k] = NULL;
+			}
+			cm->nb_id = first;
+			rte_delay_us_sleep(PERF_CM_RETRY_US);
+		}
+		ret = run_connections(cm, o, dst, p);
+		if (ret == 0 || ret == -ETIMEDOUT)
+			return ret;
+	}
+	PERF_LOG(ERR, "rdma_cm: the server refused the connection %d times", PERF_CM_TRIES);
+	return ret;
+}
+
+/* The server: a listener for this phase only, destroyed once its
+ * connections are accepted, as perftest does (rdma_server_connect,
+ * rdma_cm_server_connection). */
+static int
+server_connections(struct perf_cm *cm, const struct perf_opts *o, enum prdma_cm_port_space ps,
+		   uint32_t backlog, const struct prdma_cm_conn_param *p)
+{
+	struct sockaddr_in sin;
+	int ret;
+
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons(o->port);
+	cm->listen_id = prdma_cm_id_create(cm->ch, cm->side->dev, 1, ps, NULL);
+	if (cm->listen_id == NULL)
+		return -rte_errno;
+	ret = prdma_cm_listen(cm->listen_id, (struct sockaddr *)&sin,
+			      (int)RTE_MIN(backlog, 4096u));
+	if (ret == 0)
+		ret = run_connections(cm, o, NULL, p);
+	prdma_cm_id_destroy(cm->listen_id);
+	cm->listen_id = NULL;
+	return ret;
+}
+
+static void
+conn_params(const struct perf_side *s, struct prdma_cm_conn_param *p)
+{
+	enum perf_verb v = perf_test_verb(s->o->test);
+
+	memset(p, 0, sizeof(*p));
+	if (v == PERF_VERB_READ || v == PERF_VERB_ATOMIC)
+		p->responder_resources = p->initiator_depth =
+			(uint8_t)RTE_MIN(s->my[0].out_reads, s->max_init_rd);
+	p->retry_count = 7;
+	p->rnr_retry_count = 7;
+}
+
+static int
+server_addr(const struct perf_opts *o, struct sockaddr_in *sin)
+{
+	memset(sin, 0, sizeof(*sin));
+	sin->sin_family = AF_INET;
+	sin->sin_port = htons(o->port);
+	if (inet_pton(AF_INET, o->host, &sin->sin_addr) != 1) {
+		PERF_LOG(ERR, "-R needs the server's IPv4 address, not '%s'", o->host);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int
+perf_cm_xchg(struct perf_side *s, const struct perf_opts *o, struct perf_cm **cmp)
+{
 	struct prdma_cm_conn_param p;
-	struct prdma_qp_attr at;
 	struct sockaddr_in sin;
 	struct perf_cm *cm;
-	uint32_t i;
 	int ret;
 
 	cm = calloc(1, sizeof(*cm));
@@ -241,48 +445,49 @@ perf_cm_establish(struct perf_side *s, const struct perf_opts *o, struct perf_cm
 	cm->ch = prdma_cm_channel_create(0);
 	if (cm->ch == NULL)
 		return -rte_errno;
-	memset(&p, 0, sizeof(p));
-	if (v == PERF_VERB_READ || v == PERF_VERB_ATOMIC)
-		p.responder_resources = p.initiator_depth =
-			(uint8_t)RTE_MIN(s->my[0].out_reads, s->max_init_rd);
-	p.retry_count = 7;
-	p.rnr_retry_count = 7;
-	memset(&sin, 0, sizeof(sin));
-	sin.sin_family = AF_INET;
-	sin.sin_port = htons(o->port);
+	conn_params(s, &p);
+	s->cm_mode = 1;
+	cm->want = 1;
 	if (o->host == NULL) {
-		cm->listen_id = prdma_cm_id_create(cm->ch, s->dev, 1, PRDMA_CM_PS_TCP, NULL);
-		if (cm->listen_id == NULL)
-			return -rte_errno;
-		ret = prdma_cm_listen(cm->listen_id, (struct sockaddr *)&sin,
-				      (int)RTE_MIN(s->nqp + 1, 4096u));
-		if (ret < 0)
-			return ret;
-		if (o->conn == PERF_CONN_UD) {
-			cm->udp_listen_id = prdma_cm_id_create(cm->ch, s->dev, 1,
-							       PRDMA_CM_PS_UDP, NULL);
-			if (cm->udp_listen_id == NULL)
-				return -rte_errno;
-			ret = prdma_cm_listen(cm->udp_listen_id, (struct sockaddr *)&sin,
-					      (int)RTE_MIN(s->nqp, 4096u));
-			if (ret < 0)
-				return ret;
-		}
 		printf("\n************************************\n"
 		       "* Waiting for client to connect... *\n"
 		       "************************************\n");
 		fflush(stdout);
-		ret = run_connections(cm, o, NULL, &p);
+		return server_connections(cm, o, PRDMA_CM_PS_TCP, 1, &p);
+	}
+	ret = server_addr(o, &sin);
+	if (ret < 0)
+		return ret;
+	/* The server's first message must find a receive. */
+	ret = qp_to_init(s->ctl_qp);
+	if (ret == 0)
+		ret = perf_cm_prepost(s);
+	return ret < 0 ? ret : client_connections(cm, o, &sin, &p);
+}
+
+int
+perf_cm_data(struct perf_cm *cm, const struct perf_opts *o)
+{
+	struct perf_side *s = cm->side;
+	struct prdma_cm_conn_param p;
+	struct prdma_qp_attr at;
+	struct sockaddr_in sin;
+	uint32_t i;
+	int ret;
+
+	conn_params(s, &p);
+	cm->want = s->nqp + 1;
+	if (o->host == NULL) {
+		/* A new listener on the same port, RDMA_PS_UDP for UD. */
+		ret = server_connections(cm, o, o->conn == PERF_CONN_UD ? PRDMA_CM_PS_UDP :
+					 PRDMA_CM_PS_TCP, s->nqp, &p);
 	} else {
-		if (inet_pton(AF_INET, o->host, &sin.sin_addr) != 1) {
-			PERF_LOG(ERR, "-R needs the server's IPv4 address, not '%s'", o->host);
-			return -EINVAL;
-		}
-		ret = run_connections(cm, o, &sin, &p);
+		ret = server_addr(o, &sin);
+		if (ret == 0)
+			ret = client_connections(cm, o, &sin, &p);
 	}
 	if (ret < 0)
 		return ret;
-	s->cm_mode = 1;
 	/* The CM chose the PSNs; the keys still carry our own. */
 	for (i = 0; i < s->nqp; i++) {
 		if (prdma_qp_query(s->qp[i], &at, NULL) == 0) {
@@ -332,14 +537,12 @@ perf_cm_close(struct perf_cm *cm)
 		return;
 	s = cm->side;
 	if (cm->id != NULL && cm->ch != NULL && s->cm_mode)
-		disconnect(cm, cm->listen_id == NULL);
+		disconnect(cm, s->o->host != NULL);
 	for (k = 0; cm->id != NULL && k < cm->nb_id; k++)
 		if (cm->id[k] != NULL)
 			prdma_cm_id_destroy(cm->id[k]);
 	if (cm->listen_id != NULL)
 		prdma_cm_id_destroy(cm->listen_id);
-	if (cm->udp_listen_id != NULL)
-		prdma_cm_id_destroy(cm->udp_listen_id);
 	if (cm->ch != NULL)
 		prdma_cm_channel_destroy(cm->ch);
 	if (s->ctl_qp != NULL)
@@ -452,7 +655,10 @@ cm_recv(struct perf_oob *x, void *buf, size_t len)
 		return -EPROTO;
 	}
 	memcpy(buf, rx, len);
-	return 0;
+	/* The next receive goes up before we answer: the peer sends its next
+	 * message only after our answer, so it never meets an empty queue
+	 * (perftest's rdma_read_keys does the same). */
+	return perf_cm_prepost(s);
 }
 
 int

@@ -332,10 +332,18 @@ perf_oob_versions(struct perf_oob *x, const struct perf_opts *o, struct perf_sid
 		return -EPROTO;
 	}
 	if (x->peer_version >= 5.32) {
-		v = rte_cpu_to_be_32(4096);     /* the "cycle buffer": one page */
+		v = rte_cpu_to_be_32(PERF_CYCLE_BUFFER);
 		r = perf_oob_xchg(x, &v, &pv, sizeof(v));
 		if (r < 0)
 			return r;
+		/* perftest keeps the larger and walks its remote addresses over
+		 * it: our MR must cover it beyond each advertised address. */
+		pv = rte_be_to_cpu_32(pv);
+		if (pv > PERF_CYCLE_BUFFER_MAX) {
+			PERF_LOG(ERR, "the peer's cycle buffer is %u bytes; this side "
+				 "registers %u beyond each address", pv, PERF_CYCLE_BUFFER_MAX);
+			return -EPROTO;
+		}
 	}
 	v = rte_cpu_to_be_32(RTE_CACHE_LINE_SIZE);
 	r = perf_oob_xchg(x, &v, &pv, sizeof(v));

@@ -210,15 +210,36 @@ run_over(const struct perf_run *r, uint64_t target)
 }
 
 int
+perf_lat_initiator(const struct perf_side *s)
+{
+	/* perftest's write_lat server posts its first WRITE unprompted and the
+	 * client answers (run_iter_lat_write: no poll while "scnt < 1 &&
+	 * machine == SERVER"); in send_lat it is the client that goes first
+	 * (run_iter_lat_send), and only the client posts READs and atomics. */
+	return s->o->test == PERF_WRITE_LAT ? s->server : !s->server;
+}
+
+static int
+step_lat(struct perf_run *r)
+{
+	int ret;
+
+	ret = perf_lat_initiator(r->side) ? perf_lat_client(r) : perf_lat_server(r);
+	/* The loopback's responder of a timed run ends with the initiator. */
+	if (ret > 0 && perf_lat_initiator(r->side) && r->side->peer_done_flag != NULL)
+		*r->side->peer_done_flag = 1;
+	return ret;
+}
+
+int
 perf_step_client(void *arg)
 {
 	struct perf_run *r = arg;
 	int ret;
 
 	if (perf_test_is_lat(r->side->o->test))
-		ret = perf_lat_client(r);
-	else
-		ret = perf_bw_client(r);
+		return step_lat(r);
+	ret = perf_bw_client(r);
 	if (ret > 0 && r->side->peer_done_flag != NULL)
 		*r->side->peer_done_flag = 1;
 	return ret;
@@ -231,7 +252,7 @@ perf_step_server(void *arg)
 	struct perf_side *s = r->side;
 
 	if (perf_test_is_lat(s->o->test))
-		return perf_lat_server(r);
+		return step_lat(r);
 	return perf_bw_server(r);
 }
 

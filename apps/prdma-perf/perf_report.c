@@ -140,10 +140,11 @@ perf_row_from_run(const struct perf_opts *o, const struct perf_run *r, struct pe
 	memset(row, 0, sizeof(*row));
 	row->size = r->size;
 	if (perf_test_is_lat(o->test)) {
-		/* The client times every round trip; the server the gaps between
-		 * its answers. READ and atomic samples are whole round trips, as
-		 * perftest reports them; WRITE and SEND are halved (one way). */
-		n = s->server ? (r->i > 0 ? r->i - 1 : 0) : r->i;
+		/* The side that posts first times every round trip; the other
+		 * the gaps between its answers. READ and atomic samples are whole
+		 * round trips, as perftest reports them; WRITE and SEND are
+		 * halved (one way). */
+		n = !perf_lat_initiator(s) ? (r->i > 0 ? r->i - 1 : 0) : r->i;
 		n = RTE_MIN(n, r->nb_samples_max);
 		row->iters = r->i;
 		app_lat_summary(r->samples, n,

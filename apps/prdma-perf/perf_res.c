@@ -168,8 +168,16 @@ perf_side_open(struct perf_side *s, const struct perf_opts *o, const char *devar
 	if (ret < 0)
 		return ret;
 	s->slot_len = slot_size(o);
-	/* Per QP: a receive slot (the advertised one) and a source slot. */
-	s->buf_len = 2 * s->slot_len * s->nqp;
+	/*
+	 * Per QP: a receive slot (the advertised one) and a source slot, then
+	 * room for the cycle buffer: a perftest bandwidth peer moves each
+	 * request's remote address on by the size (at least a cache line)
+	 * and wraps only at the larger cycle buffer of the two sides
+	 * (perftest_resources.c increase_rem_addr), so QP i's advertised
+	 * address plus that much must be inside the MR. The slots may
+	 * overlap that way: bandwidth tests place no data anyone reads.
+	 */
+	s->buf_len = 2 * s->slot_len * s->nqp + PERF_CYCLE_BUFFER_MAX;
 	s->buf = rte_zmalloc("perf_buf", s->buf_len, 4096);
 	s->ctl = rte_zmalloc("perf_ctl", PERF_CTL_SLOTS * PERF_CTL_SLOT * 2, 64);
 	if (s->buf == NULL || s->ctl == NULL) {

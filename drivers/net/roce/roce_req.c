@@ -17,6 +17,9 @@
 
 #include "roce.h"
 
+/* Packets an RC requester sends past its oldest unacknowledged PSN. */
+#define ROCE_MAX_UNACKED_PSNS 128u
+
 enum prdma_wc_opcode
 roce_wc_opcode(uint8_t op)
 {
@@ -418,6 +421,17 @@ roce_req_tx(struct roce_qp *qp, uint64_t now)
 			if (is_rd_atomic(w->opcode))
 				qp->rd_out++;
 		}
+		/*
+		 * RC keeps at most ROCE_MAX_UNACKED_PSNS packets beyond the
+		 * oldest unacknowledged PSN in flight, as rxe's requester does
+		 * (rxe_req.c: wait while req.psn > comp.psn + 128) and as
+		 * hardware bounds its window: a loss then costs one window of
+		 * go-back-N, not the whole send queue's packets.
+		 */
+		if (qp->base.qp_type == PRDMA_QPT_RC &&
+		    roce_psn_cmp(qp->sq_psn, roce_psn_add(qp->una_psn,
+							   ROCE_MAX_UNACKED_PSNS)) > 0)
+			break;
 		if (qp->base.qp_type == PRDMA_QPT_UD && w->length > qp->mtu) {
 			fail_wqe(qp, w, PRDMA_WC_LOC_LEN_ERR);
 			break;
