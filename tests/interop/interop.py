@@ -211,6 +211,7 @@ class Prdma:
         self.logf = open(logpath, "w")
         self.text = []
         self.ready = threading.Event()
+        self.on_line = None
         self.proc = subprocess.Popen(
             rig.nsx("sh", "-c",
                     'mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf; exec "$@"',
@@ -219,8 +220,8 @@ class Prdma:
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1,
             start_new_session=True)
         if stdin_data is not None:
-            self.proc.stdin.write(stdin_data)
-            self.proc.stdin.close()
+            # A prdma-testpmd batch: kept open, the case feeds it as events come.
+            self.send(stdin_data)
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
 
@@ -229,8 +230,18 @@ class Prdma:
             self.logf.write(ln)
             self.logf.flush()
             self.text.append(ln.rstrip("\n"))
-            if "Waiting for client to connect" in ln or "cm: listening" in ln:
+            if "Waiting for client to connect" in ln or \
+                    re.search(r"cm: device \d+ listening", ln):
                 self.ready.set()
+            if self.on_line is not None:
+                self.on_line(self, ln)
+
+    def send(self, text):
+        try:
+            self.proc.stdin.write(text)
+            self.proc.stdin.flush()
+        except (OSError, ValueError):
+            pass
 
     def wait(self, timeout):
         try:
@@ -239,6 +250,13 @@ class Prdma:
             return None
 
     def kill(self):
+        if self.proc.stdin is not None and self.proc.poll() is None:
+            # End of the batch: testpmd quits and destroys what it made.
+            try:
+                self.proc.stdin.close()
+            except OSError:
+                pass
+            self.wait(5)
         if self.proc.poll() is None:
             try:
                 os.killpg(self.proc.pid, signal.SIGINT)
@@ -384,7 +402,7 @@ class Runner:
         self.results = []
         self.seq = 0
 
-    def eal(self, n):
+    def eal(self, n, lcores=1):
         a = self.a
         if a.transport == "afxdp":
             vdev = ("net_af_xdp0,iface=%s,start_queue=0,queue_count=1,busy_budget=0,"
@@ -392,7 +410,8 @@ class Runner:
         else:
             vdev = "net_af_packet0,iface=%s,qpairs=1" % self.rig.vs
         return ["--no-huge", "-m", "512", "--no-shconf", "--no-pci",
-                "--file-prefix", "pint%s_%d" % (self.tag, n), "-l", str(a.prdma_cpu),
+                "--file-prefix", "pint%s_%d" % (self.tag, n),
+                "-l", str(a.prdma_cpu) if lcores == 1 else "0-1",
                 "--vdev", vdev, "--log-level=pmd.net.af_xdp:warning"]
 
     def start_holder(self):
@@ -448,7 +467,7 @@ class Runner:
         drops0 = self.rig.tap_drops()
         cap = Capture(self.rig, pcap)
         kargs = c.kernel_argv(port, PRDMA_IP)
-        pargs = [self.a.tools[c.prdma_tool]] + self.eal(self.seq) + ["--"] + \
+        pargs = [self.a.tools[c.prdma_tool]] + self.eal(self.seq, c.lcores) + ["--"] + \
             c.prdma_argv(port, PRDMA_IP, GUEST_IP, pjson)
         notes = []
         prc = None
@@ -457,6 +476,7 @@ class Runner:
         try:
             if c.prdma_serves:
                 p = Prdma(self.rig, pargs, plog, c.prdma_stdin(port, PRDMA_IP))
+                p.on_line = c.prdma_on_line
                 end = time.monotonic() + c.ready_secs
                 while not p.ready.wait(0.1):
                     if p.proc.poll() is not None or time.monotonic() > end:
@@ -472,6 +492,7 @@ class Runner:
                 if m is None or self.guest.rc_of(cid) is not None:
                     notes.append("the guest's server did not start listening")
                 p = Prdma(self.rig, pargs, plog, c.prdma_stdin(port, GUEST_IP))
+                p.on_line = c.prdma_on_line
             end = time.monotonic() + c.secs + 10
             while time.monotonic() < end:
                 if prc is None:
@@ -483,6 +504,8 @@ class Runner:
                     break
                 if self.guest.rc_of(cid) is not None and prc is None:
                     # the guest is done; give prdma a moment to finish.
+                    if c.prdma_finish is not None:
+                        c.prdma_finish(p)
                     prc = p.wait(c.linger)
                     if prc is None:
                         notes.append("prdma still running %d s after the guest's side "
@@ -513,11 +536,15 @@ class Runner:
         gout = self.guest.out.get(cid, [])
         if prc != 0:
             ok = False
-            tail = [s for s in p.text if s.strip()][-3:] if p else []
+            text = p.text if p else []
+            tail = [s for s in text if re.search(r"failed|[Ee]rror|refused|malformed|"
+                                                 r"closed|[Tt]imed out", s)][:3] or \
+                [s for s in text if s.strip()][-3:]
             lines.append("prdma side: exit %s; last lines: %s" % (prc, " | ".join(tail)))
         if grc != 0:
             ok = False
-            tail = [s for s in gout if s.strip()][-3:]
+            tail = [s for s in gout if re.search(r"[Ff]ail|[Ee]rr|[Cc]ouldn|[Uu]nable", s)][:3] or \
+                [s for s in gout if s.strip()][-3:]
             lines.append("kernel side (%s): exit %s; last lines: %s" %
                          (c.kernel_tool, grc, " | ".join(tail)))
         if c.kernel_check is not None:
@@ -531,6 +558,11 @@ class Runner:
                 ok = False
                 lines.append("prdma side: " + msg)
         facts, problems = audit_capture(pcap, self.a.capaudit)
+        if c.wire_check is not None:
+            msg = c.wire_check(pcap)
+            if msg:
+                ok = False
+                lines.append(msg)
         if problems:
             ok = False
         nums = set()
@@ -646,6 +678,11 @@ def main():
         run.boot()
         for c in cases:
             ok, lines, secs = run.run_case(c)
+            pcap = os.path.join(a.outdir, c.name + ".pcapng")
+            if ok and not os.environ.get("PRDMA_INTEROP_KEEP") and os.path.exists(pcap):
+                # A passing case's capture is not kept (a group's run holds
+                # ~1 GB of them); PRDMA_INTEROP_KEEP=1 keeps every one.
+                os.unlink(pcap)
             results.append((c.name, ok, lines, secs))
             log("%s %s (%.1f s)" % ("PASS" if ok else "FAIL", c.name, secs))
             for ln in lines:
