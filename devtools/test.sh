@@ -32,7 +32,16 @@ run_suite() {
 }
 
 prdma_build "$PRDMA_BUILD"
-run_suite release "$PRDMA_BUILD" --num-processes 1
+run_suite release "$PRDMA_BUILD" --num-processes 1 --no-suite interop
+
+# Interop: prdma against Linux Soft-RoCE (rdma_rxe) and perftest in a qemu
+# guest (tests/interop, doc/interop.md), one meson test per group of cases.
+# Root only: it installs the peer's Debian packages, makes a namespace and
+# boots a guest (skipped with a reason otherwise). PRDMA_INTEROP=0 leaves
+# it out.
+if [ "${PRDMA_INTEROP:-1}" != 0 ]; then
+	run_suite interop "$PRDMA_BUILD" --num-processes 1 --suite interop
+fi
 
 prdma_build "$PRDMA_TOP/build-asan" -Dsanitize_address_undefined=true -Db_lundef=false
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \

@@ -1,0 +1,310 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The prdma authors
+"""The interop matrix: which cases each group runs, and how.
+
+A case name is DIR.CONN.TEST.SIZE[.mtu4096][.R], DIR being p2k (prdma's
+client against the kernel's server) or k2p (the kernel's client against
+prdma's server). One meson test runs one group; a group boots one guest.
+"""
+
+import re
+
+
+class Case:
+    def __init__(self, name, **kw):
+        self.name = name
+        self.prdma_tool = "perf"
+        self.prdma_serves = False     # k2p: prdma is the server
+        self.kernel_tool = ""
+        self.listen_kind = "tcp"      # how the guest's server is seen ready
+        self.secs = 25                # the guest's side is killed after this
+        self.mtu = 1500               # eth0 MTU on both ends (4200: path MTU 4096)
+        self.unsupported = ""         # a reason: the case FAILs without running
+        self.kernel_check = None      # f(guest output lines) -> error or ""
+        self.prdma_check = None       # f(prdma output lines) -> error or ""
+        self.ready_secs = 20
+        self.prdma_ready_marker = True
+        self.linger = 5
+        self.expect_roce = True
+        self.prdma_on_line = None     # f(prdma, line): a testpmd batch reacts
+        self.prdma_finish = None      # f(prdma): the guest's side has ended
+        self.wire_check = None        # f(pcap) -> error or ""
+        self.lcores = 1
+        self._k = None
+        self._p = None
+        self._stdin = None
+        self.__dict__.update(kw)
+
+    def kernel_argv(self, port, prdma_ip):
+        return self._k(port, prdma_ip)
+
+    def prdma_argv(self, port, prdma_ip, guest_ip, json_path):
+        return self._p(port, prdma_ip, guest_ip, json_path)
+
+    def prdma_stdin(self, port, ip):
+        return self._stdin(port, ip) if self._stdin else None
+
+
+class Group:
+    def __init__(self, name, transport, cases):
+        self.name = name
+        self.transport = transport
+        self.cases = cases
+
+
+PRDMA_DEV = "roce:port=0,ip=%s"
+
+
+def perftest_case(direction, test, size, conn="RC", mtu=1500, iters=None,
+                  atomic=None, cm=False):
+    lat = test.endswith("_lat")
+    if iters is None:
+        # -n 1000 everywhere but at 64 KiB, where a TCG guest needs ~15 ms
+        # a round trip (-n 200 keeps a case near 5 s).
+        iters = 1000 if size <= 4096 else 200
+    name = "%s.%s.%s%s.%d%s%s" % (direction, conn.lower(), test,
+                                  "." + atomic.lower() if atomic else "", size,
+                                  ".mtu4096" if mtu != 1500 else "", ".R" if cm else "")
+    popts = ["-s", str(size), "-n", str(iters)]
+    if conn != "RC":
+        popts += ["-c", conn]
+    if atomic:
+        popts += ["-A", atomic]
+    if cm:
+        popts += ["-R"]
+    kopts = ["-d", "rxe0", "-x", "1"] + popts
+    serves = direction == "k2p"
+
+    def k(port, prdma_ip):
+        a = ["ib_" + test] + kopts + ["-p", str(port)]
+        return a + [prdma_ip] if serves else a
+
+    def p(port, prdma_ip, guest_ip, json_path):
+        a = [test] + popts + ["-p", str(port), "--devargs", PRDMA_DEV % prdma_ip,
+                              "--json", json_path, "--timeout", "10"]
+        return a if serves else a + [guest_ip]
+
+    secs = 25 if size < 65536 else 40
+    return Case(name, prdma_serves=serves, kernel_tool="ib_" + test,
+                listen_kind="cm" if cm else "tcp", secs=secs, mtu=mtu, _k=k, _p=p,
+                wire_check=atomic_check if atomic else None)
+
+
+def perftest_matrix(direction):
+    out = []
+    for test in ("send_lat", "read_lat", "write_lat"):
+        for size in (64, 1024, 4096, 65536):
+            out.append(perftest_case(direction, test, size))
+    out.append(perftest_case(direction, "atomic_lat", 8, atomic="FETCH_AND_ADD"))
+    out.append(perftest_case(direction, "atomic_lat", 8, atomic="CMP_AND_SWAP"))
+    for test in ("write_bw", "read_bw", "send_bw"):
+        for size in (64, 1024, 4096, 65536):
+            out.append(perftest_case(direction, test, size))
+    for test in ("write_lat", "write_bw", "send_lat", "send_bw"):
+        out.append(perftest_case(direction, test, 1024, conn="UC"))
+    for test in ("send_lat", "send_bw"):
+        out.append(perftest_case(direction, test, 1024, conn="UD"))
+    out.append(perftest_case(direction, "send_lat", 64, cm=True))
+    out.append(perftest_case(direction, "write_bw", 65536, cm=True))
+    out.append(perftest_case(direction, "send_lat", 64, conn="UD", cm=True))
+    return out
+
+
+def afpacket_subset(direction):
+    return [perftest_case(direction, "send_lat", 64),
+            perftest_case(direction, "read_lat", 4096),
+            perftest_case(direction, "write_lat", 64),
+            perftest_case(direction, "atomic_lat", 8, atomic="FETCH_AND_ADD"),
+            perftest_case(direction, "write_bw", 65536),
+            perftest_case(direction, "read_bw", 65536),
+            perftest_case(direction, "send_lat", 1024, conn="UD")] + mtu4096(direction)
+
+
+def mtu4096(direction):
+    # Path MTU 4096 (eth0 MTU 4200) runs over net_af_packet only: XDP on a
+    # veth refuses a peer MTU above a page's worth.
+    return [perftest_case(direction, test, 4096, mtu=4200)
+            for test in ("send_lat", "read_lat", "write_lat", "write_bw", "read_bw", "send_bw")]
+
+
+def pingpong_case(direction, kind):
+    # ibv_*_pingpong --chk against prdma's counterpart (not in prdma yet).
+    return Case("%s.%s_pingpong.chk" % (direction, kind), kernel_tool="ibv_%s_pingpong" % kind,
+                unsupported="prdma has no ibv_%s_pingpong counterpart" % kind)
+
+
+TESTPMD_PROBE = "probe roce:port=0,ip=%s\n"
+
+
+def send_payloads(pcap):
+    """(src, payload) of every RC SEND Only in the capture, in order."""
+    import subprocess
+    r = subprocess.run(["tshark", "-n", "-r", pcap, "-Y", "udp.dstport == 4791",
+                        "-T", "fields", "-e", "ip.src", "-e", "udp.payload"],
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    out = []
+    for ln in r.stdout.splitlines():
+        p = ln.split("\t")
+        if len(p) != 2 or len(p[1]) < 32:
+            continue
+        b = bytes.fromhex(p[1])
+        if b[0] == 0x04:   # RC SEND Only: BTH, payload (pad 0 here), ICRC
+            pad = (b[1] >> 4) & 3
+            out.append((p[0], b[12:len(b) - 4 - pad]))
+    return out
+
+
+def roce_frames(pcap):
+    """(frame number, ip.src, UDP payload bytes) of every udp/4791 frame."""
+    import subprocess
+    r = subprocess.run(["tshark", "-n", "-r", pcap, "-Y", "udp.dstport == 4791",
+                        "-T", "fields", "-e", "frame.number", "-e", "ip.src",
+                        "-e", "udp.payload"],
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    out = []
+    for ln in r.stdout.splitlines():
+        p = ln.split("\t")
+        if len(p) == 3 and p[0].isdigit() and len(p[2]) >= 32:
+            out.append((int(p[0]), p[1], bytes.fromhex(p[2])))
+    return out
+
+
+def atomic_check(pcap):
+    """Exactly-once atomics, from the wire: each original value an Atomic
+    ACK returns must be what the previous operation on that address left
+    (FETCH_ADD: original + add; CMP_SWAP: swap if original == compare).
+    perftest itself compares nothing."""
+    reqs = {}
+    acks = {}
+    for num, src, b in roce_frames(pcap):
+        op = b[0]
+        psn = int.from_bytes(b[9:12], "big")
+        if op in (0x13, 0x14) and len(b) >= 12 + 28:
+            va = int.from_bytes(b[12:20], "big")
+            swap_add = int.from_bytes(b[24:32], "big")
+            cmp_ = int.from_bytes(b[32:40], "big")
+            reqs.setdefault(psn, (num, op, va, swap_add, cmp_))
+        elif op == 0x12 and len(b) >= 12 + 4 + 8:
+            acks.setdefault(psn, (num, int.from_bytes(b[16:24], "big")))
+    if not reqs:
+        return "wire: no atomic request"
+    seq = sorted(reqs.items())
+    expect = {}
+    n = 0
+    for psn, (num, op, va, sa, cmpv) in seq:
+        if psn not in acks:
+            return "wire: atomic request in frame %d (PSN %d) has no Atomic ACK" % (num, psn)
+        anum, orig = acks[psn]
+        if va in expect and expect[va] != orig:
+            return ("responder side: frame %d returns original 0x%x, exactly-once "
+                    "execution gives 0x%x" % (anum, orig, expect[va]))
+        if op == 0x14:
+            expect[va] = (orig + sa) & 0xFFFFFFFFFFFFFFFF
+        else:
+            expect[va] = sa if orig == cmpv else orig
+        n += 1
+    return ""
+
+
+def echo_check(prdma_ip):
+    def check(pcap):
+        sends = send_payloads(pcap)
+        theirs = [d for s, d in sends if s != prdma_ip]
+        ours = [d for s, d in sends if s == prdma_ip]
+        if not theirs:
+            return "wire: the guest sent no SEND"
+        if len(ours) != len(theirs):
+            return "prdma side: %d SEND(s) from the guest but %d echoed" % (len(theirs), len(ours))
+        for i, (a, b) in enumerate(zip(theirs, ours)):
+            if a != b:
+                return "prdma side: echo %d differs: sent %s, echoed %s" % (i, a.hex(), b.hex())
+        return ""
+    return check
+
+
+def rping_k2p():
+    """The guest's rping client against prdma-testpmd's CM listener and echo
+    engine: the CM handshake and teardown, each SEND echoed; the harness
+    compares every echo with what the guest sent (rping does not: without
+    -v it checks nothing, and -v needs a server that READs and WRITEs)."""
+    state = {}
+
+    def on_line(p, ln):
+        import re
+        m = re.search(r"accepted on qp (\d+)", ln)
+        if m:
+            state["qp"] = m.group(1)
+            p.send("start fwd echo %s\n" % m.group(1))
+
+    def finish(p):
+        p.send("stop\nshow counters 0\nshow cm\nquit\n")
+
+    return Case("k2p.rping.echo", prdma_tool="testpmd", prdma_serves=True,
+                kernel_tool="rping", lcores=2, secs=25,
+                _k=lambda port, ip: ["rping", "-c", "-a", ip, "-p", str(port), "-C", "5"],
+                _p=lambda port, pip, gip, j: [],
+                _stdin=lambda port, ip: TESTPMD_PROBE % ip + "cm listen 0 %s %d\n" % (ip, port),
+                prdma_on_line=on_line, prdma_finish=finish,
+                wire_check=echo_check("10.99.0.10"))
+
+
+def rping_p2k():
+    """prdma-testpmd connects to the guest's rping server and disconnects:
+    the CM handshake and teardown (prdma has no rping client that sends
+    rping's buffer advertisements)."""
+    def on_line(p, ln):
+        import re
+        m = re.search(r"cm: connected qp (\d+)", ln)
+        if m:
+            p.send("sleep 500\ncm disconnect %s\nsleep 1000\nquit\n" % m.group(1))
+
+    return Case("p2k.rping.cm", prdma_tool="testpmd", kernel_tool="rping",
+                listen_kind="cm", lcores=2, secs=25, expect_roce=True,
+                _k=lambda port, ip: ["rping", "-s", "-a", "10.99.0.2", "-p", str(port), "-C", "1"],
+                _p=lambda port, pip, gip, j: [],
+                _stdin=lambda port, gip: TESTPMD_PROBE % "10.99.0.10" +
+                "cm connect 0 %s %d\n" % (gip, port),
+                prdma_on_line=on_line)
+
+
+def cm_group():
+    out = [rping_k2p(), rping_p2k(),
+           Case("k2p.rping.v", kernel_tool="rping",
+                unsupported="rping -v needs an rping server (READ the client's buffer, "
+                "WRITE it back); prdma-testpmd's echo engine only answers SENDs"),
+           Case("p2k.rping.v", kernel_tool="rping",
+                unsupported="prdma has no rping client (buffer advertisements, compare)"),
+           Case("k2p.udaddy", kernel_tool="udaddy",
+                unsupported="prdma has no udaddy counterpart (SIDR + UD echo)"),
+           Case("p2k.udaddy", kernel_tool="udaddy",
+                unsupported="prdma has no udaddy counterpart (SIDR + UD echo)")]
+    out += [pingpong_case(d, k) for d in ("p2k", "k2p") for k in ("rc", "uc", "ud", "srq")]
+    return out
+
+
+def smoke(direction):
+    return [perftest_case(direction, "send_lat", 64), perftest_case(direction, "read_lat", 64)]
+
+
+GROUPS = {
+    "afxdp-p2k": ("afxdp", lambda: perftest_matrix("p2k")),
+    "afxdp-k2p": ("afxdp", lambda: perftest_matrix("k2p")),
+    "afpacket-p2k": ("afpacket", lambda: afpacket_subset("p2k")),
+    "afpacket-k2p": ("afpacket", lambda: afpacket_subset("k2p")),
+    "cm-afxdp": ("afxdp", cm_group),
+    "smoke-cm": ("afxdp", lambda: cm_group()[:2]),
+    "smoke-afxdp": ("afxdp", lambda: smoke("p2k") + smoke("k2p")),
+    "smoke-afpacket": ("afpacket", lambda: smoke("p2k") + mtu4096("k2p")[:1]),
+}
+
+
+def group(name):
+    if name not in GROUPS:
+        raise SystemExit("unknown group %s (known: %s)" % (name, ", ".join(sorted(GROUPS))))
+    transport, make = GROUPS[name]
+    cases = make()
+    names = [c.name for c in cases]
+    assert len(names) == len(set(names)), "duplicate case names"
+    for c in cases:
+        assert re.match(r"^[\w.]+$", c.name)
+    return Group(name, transport, cases)
