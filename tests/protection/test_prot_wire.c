@@ -388,11 +388,8 @@ test_oversized(void **state)
 /*
  * A packet for a connected QP from an address that is not its peer's
  * (IB's packet header validation for connected services: the source must
- * be the QP's remote address). KNOWN BUG in drivers/net/roce: the
- * receive path never compares the source IP with the QP's path, so
- * anyone who learns the QPN, the PSN and an rkey can write into the
- * connection; registered as protection-wire-roce-spoof, expected to fail
- * until the check is in.
+ * be the QP's remote address): dropped and counted, nothing written, even
+ * with the right QPN, PSN and rkey.
  */
 static void
 test_spoofed_source(void **state)
@@ -413,6 +410,99 @@ test_spoofed_source(void **state)
 			 p_changed(&p_b.area) - (long)P_CANARY);
 	assert_int_equal(((struct roce_qp *)p_b.qp)->epsn, ep);
 	end_checks();
+	p_disconnect();
+}
+
+/* A CNP for B's QP @dqpn, as B's peer A would send it. */
+static uint32_t
+cnp_frame(uint8_t *frame, uint32_t dqpn)
+{
+	struct roce_bth bth;
+	struct roce_ext ext;
+
+	memset(&bth, 0, sizeof(bth));
+	memset(&ext, 0, sizeof(ext));
+	bth.opcode = ROCE_OP_CNP;
+	bth.pkey = ROCE_DEFAULT_PKEY;
+	bth.becn = 1;
+	bth.dqpn = dqpn;
+	return craft(&bth, &ext, ROCE_CNP_LEN, frame);
+}
+
+/* B's QP's CNP count and allowed rate stay as they were. */
+static void
+cnp_ignored(const char *what, uint64_t cnps0, uint64_t rate0)
+{
+	uint64_t rate;
+
+	assert_int_equal(prdma_roce_qp_rate_get(p_b.qp, &rate), 0);
+	if ((uint64_t)p_qp_counter(p_b.qp, PRDMA_QP_CNT_CNP_RCVD) != cnps0 || rate != rate0)
+		fail_msg("%s: acted on (cnp_rcvd %" PRId64 ", was %" PRIu64
+			 "; rate %" PRIu64 " Mbit/s, was %" PRIu64 ")", what,
+			 p_qp_counter(p_b.qp, PRDMA_QP_CNT_CNP_RCVD), cnps0, rate, rate0);
+}
+
+/*
+ * A CNP throttles the QP it names (security review F4): it must pass the
+ * checks of any frame of the connection. From a foreign source, with a
+ * foreign P_Key, or for a QP that is not connected it is dropped and
+ * counted and the rate stays; the peer's own CNP still cuts the rate.
+ */
+static void
+test_spoofed_cnp(void **state)
+{
+	struct prdma_qp_init_attr ia;
+	struct prdma_qp *idle;
+	uint64_t cnps0, rate0, rate;
+	uint8_t f[2048];
+	uint32_t len;
+
+	(void)state;
+	p_connect(PRDMA_QPT_RC, PRDMA_ACCESS_ALL & ~PRDMA_ACCESS_MW_BIND);
+	cnps0 = (uint64_t)p_qp_counter(p_b.qp, PRDMA_QP_CNT_CNP_RCVD);
+	assert_int_equal(prdma_roce_qp_rate_get(p_b.qp, &rate0), 0);
+
+	len = cnp_frame(f, p_b.qp->qp_num);
+	f[ROCE_ETH_LEN + 12 + 3] ^= 0x5a;       /* source IPv4, last byte */
+	refresh_icrc(f, len);
+	begin();
+	inject(f, len);
+	cnp_ignored("CNP from a foreign source", cnps0, rate0);
+	assert_int_equal(rdev(&p_b)->st.drop.wrong_ip, drops0.wrong_ip + 1);
+
+	len = cnp_frame(f, p_b.qp->qp_num);
+	roce_put16(f + ROCE_ETH_LEN + ROCE_IPV4_LEN + ROCE_UDP_LEN + 2, 0x7001);
+	refresh_icrc(f, len);
+	begin();
+	inject(f, len);
+	cnp_ignored("CNP with a foreign P_Key", cnps0, rate0);
+	assert_int_equal(rdev(&p_b)->st.drop.bad_pkey, drops0.bad_pkey + 1);
+
+	/* A QP of B's that is not connected (RESET). */
+	memset(&ia, 0, sizeof(ia));
+	ia.qp_type = PRDMA_QPT_RC;
+	ia.send_cq = p_b.scq;
+	ia.recv_cq = p_b.rcq;
+	ia.cap.max_send_wr = 4;
+	ia.cap.max_recv_wr = 4;
+	ia.cap.max_send_sge = 1;
+	ia.cap.max_recv_sge = 1;
+	idle = prdma_qp_create(p_b.pd, &ia);
+	assert_non_null(idle);
+	len = cnp_frame(f, idle->qp_num);
+	begin();
+	inject(f, len);
+	assert_int_equal(p_qp_counter(idle, PRDMA_QP_CNT_CNP_RCVD), 0);
+	assert_int_equal(rdev(&p_b)->st.drop.unknown_qp, drops0.unknown_qp + 1);
+	assert_int_equal(prdma_qp_destroy(idle), 0);
+	cnp_ignored("CNP for another QP", cnps0, rate0);
+
+	/* The peer's own CNP is acted on: the checks above were the cause. */
+	len = cnp_frame(f, p_b.qp->qp_num);
+	inject(f, len);
+	assert_int_equal(p_qp_counter(p_b.qp, PRDMA_QP_CNT_CNP_RCVD), (int64_t)cnps0 + 1);
+	assert_int_equal(prdma_roce_qp_rate_get(p_b.qp, &rate), 0);
+	assert_true(rate < rate0);
 	p_disconnect();
 }
 
@@ -466,6 +556,7 @@ main(void)
 		cmocka_unit_test(test_oversized),
 		cmocka_unit_test(test_ud_wrong_qkey),
 		cmocka_unit_test(test_spoofed_source),
+		cmocka_unit_test(test_spoofed_cnp),
 	};
 	struct CMUnitTest run[RTE_DIM(tests)];
 	const char *only = getenv("PRDMA_PROT_ONLY");

@@ -203,6 +203,16 @@ icrc_bad(struct roce_dev *dev, const struct roce_pkt *pkt)
 	return true;
 }
 
+/* Past RTR, with its peer set: a QP whose traffic may be shaped. */
+static inline bool
+qp_connected(const struct roce_qp *qp)
+{
+	uint8_t st = qp->base.state;
+
+	return st == PRDMA_QPS_RTR || st == PRDMA_QPS_RTS || st == PRDMA_QPS_SQD ||
+		st == PRDMA_QPS_SQE;
+}
+
 /*
  * One received frame. The ICRC, the one check that reads every byte, comes
  * after the header checks (our address, a QP of ours, its P_Key, its peer),
@@ -215,6 +225,7 @@ roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m)
 	enum roce_rx_verdict v;
 	struct roce_qp *qp;
 	uint32_t tr;
+	bool cnp;
 
 	if (dev->pcap != NULL)
 		roce_pcap_write(dev->pcap, m);
@@ -258,33 +269,28 @@ roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m)
 	dev->st.dev[PRDMA_DEV_CNT_RDMA_IN_FRAMES]++;
 	dev->st.dev[PRDMA_DEV_CNT_RDMA_IN_OCTETS] += m->pkt_len + RTE_ETHER_CRC_LEN;
 	qp = roce_qp_lookup(dev, pkt.bth.dqpn);
-	if (pkt.bth.opcode == ROCE_OP_CNP) {
-		if (icrc_bad(dev, &pkt))
-			return;
-		dev->st.dev[PRDMA_DEV_CNT_CNP_RECEIVED]++;
-		if (qp != NULL) {
-			qp->cnt[PRDMA_QP_CNT_CNP_RCVD]++;
-			roce_cc_cnp(qp, rte_rdtsc());
-			/* limited now: its rate recovers in the steps */
-			roce_qp_wake_locked(qp);
-		}
-		return;
-	}
 	if ((pkt.bth.pkey & ROCE_PKEY_MASK) != ROCE_PKEY_MASK) {
 		dev->st.drop.bad_pkey++;
 		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
 		return;
 	}
 	tr = pkt.bth.opcode & ROCE_TR_MASK;
+	cnp = pkt.bth.opcode == ROCE_OP_CNP;
+	/* A CNP throttles a connection: only a connected RC/UC QP hears one. */
 	if (qp == NULL ||
-	    (tr == ROCE_TR_RC && qp->base.qp_type != PRDMA_QPT_RC) ||
-	    (tr == ROCE_TR_UC && qp->base.qp_type != PRDMA_QPT_UC) ||
-	    (tr == ROCE_TR_UD && qp->base.qp_type != PRDMA_QPT_UD)) {
+	    (cnp && ((qp->base.qp_type != PRDMA_QPT_RC && qp->base.qp_type != PRDMA_QPT_UC) ||
+		     !qp_connected(qp))) ||
+	    (!cnp && tr == ROCE_TR_RC && qp->base.qp_type != PRDMA_QPT_RC) ||
+	    (!cnp && tr == ROCE_TR_UC && qp->base.qp_type != PRDMA_QPT_UC) ||
+	    (!cnp && tr == ROCE_TR_UD && qp->base.qp_type != PRDMA_QPT_UD)) {
 		dev->st.drop.unknown_qp++;
 		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
 		return;
 	}
-	/* A connection hears only its peer: a spoofed source writes nothing. */
+	/*
+	 * A connection hears only its peer: a spoofed source writes nothing
+	 * and, since CNPs come here too, slows nothing down.
+	 */
 	if (qp->base.qp_type != PRDMA_QPT_UD &&
 	    unlikely(memcmp(pkt.src_ip, qp->peer_ip, qp->peer_ip_len) != 0 ||
 		     qp->peer_ip_len == 0)) {
@@ -295,6 +301,14 @@ roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m)
 	/* Last of the checks, the only one that reads the whole frame. */
 	if (icrc_bad(dev, &pkt))
 		return;
+	if (unlikely(cnp)) {
+		dev->st.dev[PRDMA_DEV_CNT_CNP_RECEIVED]++;
+		qp->cnt[PRDMA_QP_CNT_CNP_RCVD]++;
+		roce_cc_cnp(qp, rte_rdtsc());
+		/* limited now: its rate recovers in the steps */
+		roce_qp_wake_locked(qp);
+		return;
+	}
 	if (unlikely(pkt.ecn == ROCE_ECN_CE))
 		roce_cc_ce(qp, rte_rdtsc());
 	if (pkt.flags & ROCE_F_RESP)

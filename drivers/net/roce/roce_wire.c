@@ -223,6 +223,8 @@ parse_transport(struct roce_pkt *pkt)
 		memset(&pkt->bth, 0, sizeof(pkt->bth));
 		pkt->bth.opcode = ROCE_OP_CNP;
 		pkt->bth.dqpn = roce_get24(pkt->bth_p + 5);
+		/* Checked like any frame's: a CNP must name the QP's P_Key. */
+		pkt->bth.pkey = roce_get16(pkt->bth_p + 2);
 		pkt->flags = 0;
 		pkt->payload = NULL;
 		pkt->paylen = 0;
