@@ -4,7 +4,7 @@
 
 /*
  * Firmware bring-up: reset, QUERY_FW, the firmware area (MAP_FA), RUN_FW,
- * QUERY_DEV_CAP and QUERY_ADAPTER; and the catastrophic-error buffer.
+ * QUERY_DEV_CAP, QUERY_ADAPTER (after INIT_HCA); and the catastrophic-error buffer.
  */
 
 #include <errno.h>
@@ -172,7 +172,6 @@ int
 hermon_fw_query_caps(struct hermon_dev *hd)
 {
 	struct hermon_prm_query_dev_cap q;
-	struct hermon_prm_query_adapter qa;
 	struct hermon_caps *c = &hd->caps;
 	int ret;
 
@@ -251,6 +250,20 @@ hermon_fw_query_caps(struct hermon_dev *hd)
 		rte_errno = EPROTO;
 		return -EPROTO;
 	}
+	return 0;
+}
+
+/*
+ * QUERY_ADAPTER once the HCA is initialised: Linux mlx4_init_hca (and
+ * mthca) issue it only after INIT_HCA, iPXE never; firmware need not
+ * answer it earlier.
+ */
+int
+hermon_fw_query_adapter(struct hermon_dev *hd)
+{
+	struct hermon_prm_query_adapter qa;
+	int ret;
+
 	ret = hermon_cmd_query_adapter(&hd->cmd, &qa);
 	if (ret < 0)
 		return ret;

@@ -36,6 +36,7 @@ hm_thread(void *arg)
 
 		if (!m->paused) {
 			hm_wire_lock();
+			hm_trace_poll_uar(m);
 			hm_cmd_poll(m);
 			if (hm_exec_poll(m) != 0)
 				idle = 0;
@@ -112,6 +113,13 @@ hermon_model_create(const struct hermon_model_conf *conf)
 		m->conf.ports = 1;
 	if (m->conf.port_type == 0)
 		m->conf.port_type = HERMON_PORT_TYPE_ETH;
+	if (m->conf.port_types == 0 || m->conf.port_types > 3)
+		m->conf.port_types = 3;
+	/* a fixed-type port is of the one type it supports */
+	if (m->conf.port_types != 3)
+		m->conf.port_type = m->conf.port_types;
+	if (m->conf.log_max_mtts == 0)
+		m->conf.log_max_mtts = 20;
 	m->refs = 1;
 	if (conf->link != NULL) {
 		if (conf->link[0] == '\0' || strlen(conf->link) >= sizeof(m->link) ||
@@ -210,6 +218,7 @@ hermon_model_put(struct hermon_model *m)
 	hm_maps_clear(&m->fa);
 	hm_maps_clear(&m->aux);
 	hm_maps_clear(&m->icm);
+	hm_trace_free(m);
 	pthread_cond_destroy(&m->cond);
 	pthread_mutex_destroy(&m->lock);
 	free(m->bar0);

@@ -38,6 +38,7 @@ hm_fw_reset(struct hermon_model *m)
 	hm_obj_free(m);
 	memset(m->gid, 0, sizeof(m->gid));
 	m->resets++;
+	hm_trace_reset(m);
 	/* the reset register reads back 0 once the device is out of reset */
 	*(volatile uint32_t *)(m->bar0 + HERMON_RESET_OFFSET) = 0;
 	m->in_reset = false;
@@ -115,7 +116,7 @@ hm_query_dev_cap(struct hermon_model *m, struct hm_cmd *c)
 	CAP(log2_rsvd_eqs, 4);
 	CAP(log_max_d_mpts, 17);
 	CAP(log_max_eq_sz, 22);
-	CAP(log_max_mtts, 20);
+	CAP(log_max_mtts, m->conf.log_max_mtts);
 	CAP(log2_rsvd_mrws, 4);
 	CAP(log_max_mrw_sz, 64);
 	CAP(log2_rsvd_mtts, 4);
@@ -217,8 +218,12 @@ hm_fw_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled)
 			return HERMON_STAT_BAD_SYS_STATE;
 		if (c->opcode == HERMON_CMD_QUERY_DEV_CAP)
 			return hm_query_dev_cap(m, c);
-		if (c->opcode == HERMON_CMD_QUERY_ADAPTER)
+		if (c->opcode == HERMON_CMD_QUERY_ADAPTER) {
+			/* answered once the HCA is up, where Linux asks */
+			if (!m->hca_init)
+				return HERMON_STAT_BAD_SYS_STATE;
 			return hm_query_adapter(m, c);
+		}
 		return HERMON_STAT_OK;
 	case HERMON_CMD_SENSE_PORT:
 	case HERMON_CMD_INIT_PORT:
@@ -234,13 +239,18 @@ hm_fw_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled)
 	}
 	st = HERMON_STAT_OK;
 	if (c->opcode == HERMON_CMD_SENSE_PORT) {
-		c->out_param = m->conf.port_type;
+		/* sensing needs a port that can be either, and a link to sense */
+		if (m->conf.port_types != 3)
+			return HERMON_STAT_BAD_PARAM;
+		c->out_param = m->conf.link_down ? 0 : m->conf.port_type;
 	} else if (c->opcode == HERMON_CMD_INIT_PORT) {
 		uint32_t data[6] = { 0 };
 
 		if (m->ports_up & RTE_BIT32(c->in_mod - 1))
 			return HERMON_STAT_BAD_RES_STATE;
 		m->ports_up |= RTE_BIT32(c->in_mod - 1);
+		if (m->conf.link_down)
+			return HERMON_STAT_OK;
 		/* the link comes up at once: tell whoever listens */
 		data[2] = c->in_mod << 28;
 		hm_eq_post(m, HERMON_EV_PORT_CHANGE, HERMON_PORT_CHANGE_ACTIVE, data);
