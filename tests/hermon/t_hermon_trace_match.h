@@ -15,7 +15,8 @@
  * (a UAR doorbell). REP is '+' (one or more), '*' (any number) or '?'
  * (optional); without it the step happens exactly once. Keys: mod (in_mod),
  * opm (op_mod), st (status), f0..f3 (the mailbox fields of
- * hermon_model_trace_ev), off (doorbell offset in its UAR page). A line
+ * hermon_model_trace_ev), off (doorbell offset in its UAR page), page (its
+ * UAR page). A line
  * starting with '-' is a step the Linux driver takes there and the PMD does
  * not: it is listed for the reader and must NOT appear in the trace.
  */
@@ -65,6 +66,8 @@ t_tr_key(const struct hermon_model_trace_ev *e, const char *k, uint64_t *v)
 		*v = e->status;
 	else if (strcmp(k, "off") == 0)
 		*v = e->db_offset;
+	else if (strcmp(k, "page") == 0)
+		*v = e->uar_page;
 	else if (k[0] == 'f' && k[1] >= '0' && k[1] <= '3' && k[2] == '\0')
 		*v = e->field[k[1] - '0'];
 	else

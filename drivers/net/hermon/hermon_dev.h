@@ -156,6 +156,8 @@ struct hermon_dev {
 	struct hermon_cq **cq_table;
 	struct hermon_srq **srq_table;
 	uint8_t *uar;                    /**< the UAR page of QPs and CQs */
+	uint32_t uar_idx;                /**< its index (QPC/CQC usr_page) */
+	uint32_t log_uars;               /**< INIT_HCA log_max_uars */
 	bool iova_is_va;                 /**< DMA MR addresses need no translation */
 	struct hermon_mcast *mcast;      /**< multicast groups (hermon_mcast.c) */
 };

@@ -235,6 +235,12 @@ hermon_fw_query_caps(struct hermon_dev *hd)
 	c->max_icm_size = HERMON_GET64(&q, query_dev_cap, max_icm_size_h,
 				       max_icm_size_l);
 #undef CAP
+	/*
+	 * F4: an EQ's doorbell lives in UAR page eqn / 4, and the reserved UAR
+	 * pages are the firmware's: no EQ below 4 * reserved UARs (Linux
+	 * mlx4_QUERY_DEV_CAP, iPXE hermon_create_eq).
+	 */
+	c->rsvd_eqs = RTE_MAX(c->rsvd_eqs, 4u * c->num_rsvd_uars);
 	if (c->num_ports == 0 || c->num_ports > HERMON_MAX_PORTS ||
 	    !rte_is_power_of_2(c->qpc_entry_sz) || !rte_is_power_of_2(c->cqc_entry_sz) ||
 	    !rte_is_power_of_2(c->eqc_entry_sz) || !rte_is_power_of_2(c->srq_entry_sz) ||

@@ -101,7 +101,7 @@ hermon_res_init(struct hermon_dev *hd)
 	     ret < (int)hd->mtt_n; ret++)
 		hd->mtt_bits[ret / 64] |= RTE_BIT64(ret % 64);
 	hd->uar = (uint8_t *)hd->bus.bar[HERMON_BAR_UAR] +
-		(size_t)RTE_MAX(c->num_rsvd_uars, 1u) * HERMON_UAR_PAGE_SIZE;
+		(size_t)hd->uar_idx * HERMON_UAR_PAGE_SIZE;
 	hd->iova_is_va = rte_eal_iova_mode() == RTE_IOVA_VA;
 	ret = hermon_mcast_init(hd);
 	if (ret < 0)

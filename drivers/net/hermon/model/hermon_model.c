@@ -118,6 +118,8 @@ hermon_model_create(const struct hermon_model_conf *conf)
 	/* a fixed-type port is of the one type it supports */
 	if (m->conf.port_types != 3)
 		m->conf.port_type = m->conf.port_types;
+	if (m->conf.rsvd_uars == 0)
+		m->conf.rsvd_uars = 1;
 	if (m->conf.log_max_mtts == 0)
 		m->conf.log_max_mtts = 20;
 	m->refs = 1;
@@ -134,13 +136,13 @@ hermon_model_create(const struct hermon_model_conf *conf)
 	m->conf.link = m->link;
 	hm_mac_init(m);
 	m->bar0 = aligned_alloc(HERMON_UAR_PAGE_SIZE, HERMON_BAR_CFG_SIZE);
-	m->bar2 = aligned_alloc(HERMON_UAR_PAGE_SIZE, HM_UAR_BAR_SIZE);
+	m->bar2 = aligned_alloc(HERMON_UAR_PAGE_SIZE, hm_bar2_len(m));
 	if (m->bar0 == NULL || m->bar2 == NULL) {
 		ret = ENOMEM;
 		goto err_mem;
 	}
 	memset(m->bar0, 0, HERMON_BAR_CFG_SIZE);
-	memset(m->bar2, 0, HM_UAR_BAR_SIZE);
+	memset(m->bar2, 0, hm_bar2_len(m));
 	hm_cfg_init(m);
 	pthread_mutex_init(&m->lock, NULL);
 	pthread_cond_init(&m->cond, NULL);
@@ -234,7 +236,7 @@ hermon_model_bar(struct hermon_model *m, unsigned int bar, size_t *len)
 		return m->bar0;
 	}
 	if (bar == HERMON_BAR_UAR) {
-		*len = HM_UAR_BAR_SIZE;
+		*len = hm_bar2_len(m);
 		return m->bar2;
 	}
 	*len = 0;

@@ -52,6 +52,17 @@ struct hermon_model_conf {
 	 * brings no ACTIVE event, QUERY_PORT reports the link down. */
 	bool link_down;
 	uint8_t log_max_mtts;      /**< QUERY_DEV_CAP log_max_mtts (0: 20) */
+	/**
+	 * QUERY_DEV_CAP num_rsvd_uars (0: 1). The EQ doorbells on those pages
+	 * belong to the firmware: SW2HW_EQ refuses an EQ whose doorbell is
+	 * there (Linux mlx4_QUERY_DEV_CAP, iPXE hermon_create_eq).
+	 */
+	uint8_t rsvd_uars;
+	/**
+	 * BlueFlame: DEV_CAP bf = 1 and BAR2 twice the UAR space (half UAR
+	 * pages, half BlueFlame registers, as Linux map_bf_area lays it out).
+	 */
+	bool bf;
 };
 
 /** ICM tables the model knows once INIT_HCA has told it their bases. */

@@ -21,7 +21,7 @@ hm_fw_reset(struct hermon_model *m)
 	m->in_reset = true;
 	memset(m->bar0 + HERMON_HCR_OFFSET, 0, HERMON_HCR_DWORDS * 4);
 	memset(m->bar0 + HM_ERROR_BUF_OFFSET, 0, HM_ERROR_BUF_DWORDS * 4);
-	memset(m->bar2, 0, HM_UAR_BAR_SIZE);
+	memset(m->bar2, 0, hm_bar2_len(m));
 	m->running = false;
 	m->hca_init = false;
 	m->catas = false;
@@ -137,8 +137,9 @@ hm_query_dev_cap(struct hermon_model *m, struct hm_cmd *c)
 	CAP(atm, 1);
 	CAP(log_pg_sz, HERMON_ICM_PAGE_SHIFT);
 	CAP(uar_sz, 0);
-	CAP(num_rsvd_uars, 1);
-	CAP(bf, 0);
+	CAP(num_rsvd_uars, m->conf.rsvd_uars);
+	CAP(bf, m->conf.bf);
+	CAP(log_bf_reg_size, m->conf.bf ? 9 : 0);      /* 512 B registers */
 	CAP(max_desc_sz_sq, 1008);
 	CAP(max_sg_sq, 32);
 	CAP(max_desc_sz_rq, 512);

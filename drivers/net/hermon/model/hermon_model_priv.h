@@ -170,6 +170,16 @@ struct hermon_model {
 	uint32_t mgid_hash_value;
 };
 
+/* BAR2: the UAR pages, then as much again of BlueFlame registers. */
+static inline size_t
+hm_bar2_len(const struct hermon_model *m)
+{
+	return (size_t)HM_UAR_BAR_SIZE << (m->conf.bf ? 1 : 0);
+}
+
+/* log2 of the UAR pages (QUERY_DEV_CAP uar_sz 0: 2^20 bytes of 4 KiB). */
+#define HM_LOG_UARS 8
+
 /* Every QP/CQ/SRQ/MPT command and every data-path step runs under it. */
 void hm_wire_lock(void);
 void hm_wire_unlock(void);
