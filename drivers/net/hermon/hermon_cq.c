@@ -78,8 +78,7 @@ hermon_cq_create(struct prdma_cq *pcq, const struct prdma_cq_init_attr *attr)
 	cq_own_all(cq->buf, n);
 	memset(&cqc, 0, sizeof(cqc));
 	HERMON_FILL(&cqc, completion_queue_context, log_cq_size, log);
-	HERMON_FILL(&cqc, completion_queue_context, usr_page,
-		    RTE_MAX(hd->caps.num_rsvd_uars, 1u));
+	HERMON_FILL(&cqc, completion_queue_context, usr_page, hd->uar_idx);
 	HERMON_FILL(&cqc, completion_queue_context, c_eqn, hd->eq.eqn);
 	HERMON_FILL(&cqc, completion_queue_context, log2_page_size, 0);
 	HERMON_FILL64(&cqc, completion_queue_context, mtt_base_addr_h, mtt_base_addr_l,

@@ -31,23 +31,17 @@ hermon_ports_init(struct hermon_dev *hd)
 	for (p = 1; p <= hd->caps.num_ports; p++) {
 		struct hermon_port *port = &hd->port[p - 1];
 
-		ret = hermon_cmd_sense_port(&hd->cmd, p, &port->type);
+		ret = hermon_port_type(hd, p);
 		if (ret < 0)
 			goto err;
-		if (port->type != HERMON_PORT_TYPE_IB &&
-		    port->type != HERMON_PORT_TYPE_ETH) {
-			HERMON_LOG(ERR, "%s: port %u senses no link type (%u)",
-				   hd->pdev->name, p, port->type);
-			ret = -ENOLINK;
-			rte_errno = ENOLINK;
-			goto err;
-		}
 		port->state = PRDMA_PORT_DOWN;
 		ret = hermon_cmd_init_port(&hd->cmd, p);
 		if (ret < 0)
 			goto err;
 		port->up = true;
-		port->state = PRDMA_PORT_INIT;
+		/* an uncabled port stays DOWN until a port-change event */
+		if (port->link_up)
+			port->state = PRDMA_PORT_INIT;
 	}
 	return 0;
 err:
@@ -60,7 +54,8 @@ hermon_ports_close(struct hermon_dev *hd)
 {
 	int p;
 
-	for (p = HERMON_MAX_PORTS; p >= 1; p--) {
+	/* ascending, as Linux mlx4_unload_one closes them */
+	for (p = 1; p <= HERMON_MAX_PORTS; p++) {
 		struct hermon_port *port = &hd->port[p - 1];
 
 		if (port->up && hermon_cmd_close_port(&hd->cmd, (uint8_t)p) == 0)
@@ -358,6 +353,9 @@ hermon_probe(struct prdma_dev *dev, const char *args)
 	ret = hermon_icm_init_hca(hd);
 	if (ret < 0)
 		goto err_icm;
+	ret = hermon_fw_query_adapter(hd);
+	if (ret < 0)
+		goto err_hca;
 	ret = hermon_eq_create(hd);
 	if (ret < 0)
 		goto err_hca;

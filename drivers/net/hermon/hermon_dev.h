@@ -107,6 +107,8 @@ struct hermon_eq {
 struct hermon_port {
 	uint32_t type;                   /**< SENSE_PORT: 1 IB, 2 Ethernet */
 	uint8_t mac[6];                  /**< QUERY_PORT */
+	uint8_t supported;               /**< QUERY_PORT: bit 0 IB, bit 1 Ethernet */
+	bool link_up;                    /**< QUERY_PORT link state at probe */
 	bool gid_set;                    /**< GID 0 programmed with SET_PORT */
 	uint8_t gid[16];                 /**< GID table entry 0 */
 	uint8_t state;                   /**< enum prdma_port_state */
@@ -154,6 +156,8 @@ struct hermon_dev {
 	struct hermon_cq **cq_table;
 	struct hermon_srq **srq_table;
 	uint8_t *uar;                    /**< the UAR page of QPs and CQs */
+	uint32_t uar_idx;                /**< its index (QPC/CQC usr_page) */
+	uint32_t log_uars;               /**< INIT_HCA log_max_uars */
 	bool iova_is_va;                 /**< DMA MR addresses need no translation */
 	struct hermon_mcast *mcast;      /**< multicast groups (hermon_mcast.c) */
 };
@@ -163,6 +167,7 @@ int hermon_fw_reset(struct hermon_dev *hd);
 int hermon_fw_start(struct hermon_dev *hd);
 void hermon_fw_stop(struct hermon_dev *hd);
 int hermon_fw_query_caps(struct hermon_dev *hd);
+int hermon_fw_query_adapter(struct hermon_dev *hd);
 /* Read the catastrophic-error buffer; true (and logged, raised) if set. */
 bool hermon_fw_check_catas(struct hermon_dev *hd);
 
@@ -186,6 +191,8 @@ int hermon_eq_poll(struct hermon_dev *hd);
 
 /* hermon_dev.c */
 int hermon_ports_init(struct hermon_dev *hd);
+/* hermon_port.c: QUERY_PORT, then the link type (sensed only if VPI). */
+int hermon_port_type(struct hermon_dev *hd, uint8_t port);
 void hermon_ports_close(struct hermon_dev *hd);
 
 #endif /* HERMON_DEV_H */

@@ -4,7 +4,7 @@
 
 /*
  * Firmware bring-up: reset, QUERY_FW, the firmware area (MAP_FA), RUN_FW,
- * QUERY_DEV_CAP and QUERY_ADAPTER; and the catastrophic-error buffer.
+ * QUERY_DEV_CAP, QUERY_ADAPTER (after INIT_HCA); and the catastrophic-error buffer.
  */
 
 #include <errno.h>
@@ -172,7 +172,6 @@ int
 hermon_fw_query_caps(struct hermon_dev *hd)
 {
 	struct hermon_prm_query_dev_cap q;
-	struct hermon_prm_query_adapter qa;
 	struct hermon_caps *c = &hd->caps;
 	int ret;
 
@@ -236,6 +235,12 @@ hermon_fw_query_caps(struct hermon_dev *hd)
 	c->max_icm_size = HERMON_GET64(&q, query_dev_cap, max_icm_size_h,
 				       max_icm_size_l);
 #undef CAP
+	/*
+	 * F4: an EQ's doorbell lives in UAR page eqn / 4, and the reserved UAR
+	 * pages are the firmware's: no EQ below 4 * reserved UARs (Linux
+	 * mlx4_QUERY_DEV_CAP, iPXE hermon_create_eq).
+	 */
+	c->rsvd_eqs = RTE_MAX(c->rsvd_eqs, 4u * c->num_rsvd_uars);
 	if (c->num_ports == 0 || c->num_ports > HERMON_MAX_PORTS ||
 	    !rte_is_power_of_2(c->qpc_entry_sz) || !rte_is_power_of_2(c->cqc_entry_sz) ||
 	    !rte_is_power_of_2(c->eqc_entry_sz) || !rte_is_power_of_2(c->srq_entry_sz) ||
@@ -251,6 +256,20 @@ hermon_fw_query_caps(struct hermon_dev *hd)
 		rte_errno = EPROTO;
 		return -EPROTO;
 	}
+	return 0;
+}
+
+/*
+ * QUERY_ADAPTER once the HCA is initialised: Linux mlx4_init_hca (and
+ * mthca) issue it only after INIT_HCA, iPXE never; firmware need not
+ * answer it earlier.
+ */
+int
+hermon_fw_query_adapter(struct hermon_dev *hd)
+{
+	struct hermon_prm_query_adapter qa;
+	int ret;
+
 	ret = hermon_cmd_query_adapter(&hd->cmd, &qa);
 	if (ret < 0)
 		return ret;

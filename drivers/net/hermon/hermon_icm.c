@@ -102,6 +102,23 @@ tbl_size(uint32_t log_num, uint32_t entry_sz)
 }
 
 /* Size every table and place it: cMPT spans first, the rest packed. */
+/*
+ * F3: the UAR pages are what QUERY_DEV_CAP uar_sz says (2^(uar_sz + 20)
+ * bytes, Linux mlx4_dev_cap: num_uars = uar_size / PAGE_SIZE); BAR2 holds
+ * them and, on BlueFlame parts, as much again of BlueFlame registers, so
+ * its length is not the UAR count. Capped by what BAR2 really maps.
+ */
+static uint32_t
+uar_log_pages(const struct hermon_dev *hd)
+{
+	uint32_t lg = hd->caps.uar_sz + 20 - HERMON_ICM_PAGE_SHIFT;
+	uint64_t bar_pages = hd->bus.bar_len[HERMON_BAR_UAR] / HERMON_UAR_PAGE_SIZE;
+
+	while (lg > 0 && ((uint64_t)1 << lg) > bar_pages)
+		lg--;
+	return RTE_MIN(lg, 15u);
+}
+
 static int
 icm_layout(struct hermon_dev *hd)
 {
@@ -115,10 +132,27 @@ icm_layout(struct hermon_dev *hd)
 	lq = RTE_MIN(HERMON_PROFILE_LOG_QP, c->log_max_qp);
 	ls = RTE_MIN(HERMON_PROFILE_LOG_SRQ, c->log_max_srqs);
 	lc = RTE_MIN(HERMON_PROFILE_LOG_CQ, c->log_max_cq);
-	le = RTE_MIN(HERMON_PROFILE_LOG_EQ, c->log_max_eq);
+	/* F4: the table must hold the first EQ past the reserved ones */
+	le = RTE_MIN(RTE_MAX((uint32_t)HERMON_PROFILE_LOG_EQ,
+			     rte_log2_u32(c->rsvd_eqs + 1)), (uint32_t)c->log_max_eq);
 	lm = RTE_MIN(HERMON_PROFILE_LOG_MPT, c->log_max_mpts);
 	lt = RTE_MIN(HERMON_PROFILE_LOG_MTT, c->log_max_mtts);
 	lmc = RTE_MIN(HERMON_PROFILE_LOG_MCG, c->log_max_mcg);
+	hd->log_uars = uar_log_pages(hd);
+	/*
+	 * F30: QP and CQ doorbells on a page of their own past the EQ pages:
+	 * iPXE HERMON_UAR_NON_EQ_PAGE (128), Linux "the first 128 UARs are
+	 * used for EQ doorbells".
+	 */
+	hd->uar_idx = RTE_MAX(128u, c->rsvd_eqs / 4 + 1);
+	if (hd->uar_idx >= (1u << hd->log_uars))
+		hd->uar_idx = c->rsvd_eqs / 4 + 1;
+	if (hd->uar_idx >= (1u << hd->log_uars)) {
+		HERMON_LOG(ERR, "%s: %u UAR pages leave none for doorbells",
+			   hd->pdev->name, 1u << hd->log_uars);
+		rte_errno = ENOSPC;
+		return -ENOSPC;
+	}
 	if (lq <= c->log2_rsvd_qps || ls <= c->log2_rsvd_srqs ||
 	    lc <= c->log2_rsvd_cqs || (1u << le) <= c->rsvd_eqs ||
 	    lt <= c->log2_rsvd_mtts || lm <= c->log2_rsvd_mrws) {
@@ -265,7 +299,6 @@ hermon_icm_init_hca(struct hermon_dev *hd)
 	struct hermon_prm_multicastparam *mc;
 	struct hermon_prm_tptparams *tpt;
 	struct hermon_prm_uar_params *uar;
-	uint32_t uar_pages;
 	int ret;
 
 	ih = calloc(1, sizeof(*ih));
@@ -313,10 +346,8 @@ hermon_icm_init_hca(struct hermon_dev *hd)
 	HERMON_FILL64(tpt, tptparams, cmpt_base_adr_h, cmpt_base_adr_l,
 		      t[HERMON_ICM_CMPT_QP].va);
 	uar = HERMON_NESTED(ih, init_hca, uar_parameters, uar_params);
-	uar_pages = (uint32_t)(hd->bus.bar_len[HERMON_BAR_UAR] / HERMON_UAR_PAGE_SIZE);
 	HERMON_FILL(uar, uar_params, uar_page_sz, 0);            /* 4 KiB */
-	HERMON_FILL(uar, uar_params, log_max_uars,
-		    RTE_MIN(rte_log2_u32(RTE_MAX(uar_pages, 1u)), 15u));
+	HERMON_FILL(uar, uar_params, log_max_uars, hd->log_uars);
 	ret = hermon_cmd_init_hca(&hd->cmd, ih);
 	free(ih);
 	if (ret == 0)

@@ -12,16 +12,78 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_errno.h>
 
 #include "hermon_logs.h"
 #include "hermon_obj.h"
 
+/* SENSE_PORT answers while the link is still training: ask a few times. */
+#define HERMON_SENSE_TRIES    5
+#define HERMON_SENSE_WAIT_US  10000
+
+/*
+ * The link type of port @p, decided the way the drivers that run on a card
+ * decide it (Linux mlx4_dev_cap / mlx4_do_sense_ports, iPXE
+ * hermon_set_port_type): QUERY_PORT says which types the port supports; a
+ * port that supports one is of that type and is not sensed; a port that
+ * supports both is sensed, and when SENSE_PORT answers "none" (no cable,
+ * link not up yet) it takes the firmware's suggested type. A port that is
+ * down never fails the probe.
+ */
+int
+hermon_port_type(struct hermon_dev *hd, uint8_t p)
+{
+	struct hermon_port *port = &hd->port[p - 1];
+	struct hermon_prm_query_port qp;
+	uint32_t hi, lo, sensed = 0;
+	unsigned int i;
+	int ret;
+
+	ret = hermon_cmd_query_port(&hd->cmd, p, &qp);
+	if (ret < 0)
+		return ret;
+	hi = HERMON_GET(&qp, query_port, mac_47_32);
+	lo = HERMON_GET(&qp, query_port, mac_31_0);
+	port->mac[0] = (uint8_t)(hi >> 8);
+	port->mac[1] = (uint8_t)hi;
+	port->mac[2] = (uint8_t)(lo >> 24);
+	port->mac[3] = (uint8_t)(lo >> 16);
+	port->mac[4] = (uint8_t)(lo >> 8);
+	port->mac[5] = (uint8_t)lo;
+	port->supported = (uint8_t)(HERMON_GET(&qp, query_port, ib) |
+				    HERMON_GET(&qp, query_port, eth) << 1);
+	port->link_up = HERMON_GET(&qp, query_port, link_up) != 0;
+	if (port->supported == 1 || port->supported == 2) {
+		port->type = port->supported;
+		return 0;
+	}
+	for (i = 0; i < HERMON_SENSE_TRIES; i++) {
+		ret = hermon_cmd_sense_port(&hd->cmd, p, &sensed);
+		if (ret < 0)
+			return ret;
+		if (sensed == HERMON_PORT_TYPE_IB || sensed == HERMON_PORT_TYPE_ETH)
+			break;
+		usleep(HERMON_SENSE_WAIT_US);
+	}
+	if (sensed == HERMON_PORT_TYPE_IB || sensed == HERMON_PORT_TYPE_ETH) {
+		port->type = sensed;
+		/* a link the device could sense carries signal */
+		port->link_up = true;
+	} else {
+		port->type = HERMON_GET(&qp, query_port, suggested_type) ?
+			HERMON_PORT_TYPE_ETH : HERMON_PORT_TYPE_IB;
+		HERMON_LOG(NOTICE, "%s: port %u senses no link; taking the suggested "
+			   "type (%s)", hd->pdev->name, p,
+			   port->type == HERMON_PORT_TYPE_ETH ? "Ethernet" : "IB");
+	}
+	return 0;
+}
+
 int
 hermon_ports_gid_init(struct hermon_dev *hd)
 {
-	struct hermon_prm_query_port qp;
 	struct hermon_gid_table_mbox *t;
 	uint8_t p;
 	int ret = 0;
@@ -33,20 +95,8 @@ hermon_ports_gid_init(struct hermon_dev *hd)
 	}
 	for (p = 1; p <= hd->caps.num_ports && ret == 0; p++) {
 		struct hermon_port *port = &hd->port[p - 1];
-		uint32_t hi, lo;
 		uint8_t *g = port->gid;
 
-		ret = hermon_cmd_query_port(&hd->cmd, p, &qp);
-		if (ret < 0)
-			break;
-		hi = HERMON_GET(&qp, query_port, mac_47_32);
-		lo = HERMON_GET(&qp, query_port, mac_31_0);
-		port->mac[0] = (uint8_t)(hi >> 8);
-		port->mac[1] = (uint8_t)hi;
-		port->mac[2] = (uint8_t)(lo >> 24);
-		port->mac[3] = (uint8_t)(lo >> 16);
-		port->mac[4] = (uint8_t)(lo >> 8);
-		port->mac[5] = (uint8_t)lo;
 		memset(g, 0, 16);
 		g[0] = 0xfe;
 		g[1] = 0x80;

@@ -32,16 +32,52 @@
 	F(length_l, 0x20)
 HERMON_PRM_DECLARE(wqe_segment_bind, HERMON_PRM_WQE_SEGMENT_BIND, 0x20)
 
-/* QUERY_PORT output mailbox (the part the PMD reads). */
+/*
+ * The path's link type (Linux mlx4_qp_path.ackto bits 2:0, 1 = Ethernet;
+ * hermon-prm-facts.md §5 "bits 2:0 used for RoCE") lies in the top three
+ * bits of the iPXE PRM's 4-bit reserved3 (bits 26:24 of path dword 2,
+ * byte 0x08 of the path), which iPXE never names.
+ */
+#define HERMON_PATH_LINK_TYPE_IB  0
+#define HERMON_PATH_LINK_TYPE_ETH 1
+
+static inline void
+hermon_path_set_link_type(struct hermon_prm_address_path *p, uint32_t type)
+{
+	uint32_t r = HERMON_GET(p, address_path, reserved3);
+
+	HERMON_FILL(p, address_path, reserved3, (r & 1) | ((type & 7) << 1));
+}
+
+static inline uint32_t
+hermon_path_link_type(const struct hermon_prm_address_path *p)
+{
+	return HERMON_GET(p, address_path, reserved3) >> 1;
+}
+
+/*
+ * QUERY_PORT output mailbox (the part the PMD reads), as Linux
+ * mlx4_QUERY_PORT reads it: byte 0 = link state (bit 7), default sense
+ * (bit 4), suggested type (bit 3, 1 = Ethernet), supported types (bits 1:0,
+ * bit 0 IB, bit 1 Ethernet); byte 1 bits 3:0 = IB MTU; bytes 2-3 =
+ * Ethernet MTU; byte 6 bits 3:0 = width; the MAC in the low 48 bits of the
+ * qword at 0x10. iPXE hermonprm_query_port_cap agrees on link_state (bit 31)
+ * and the ib/eth bits (24/25).
+ */
 #define HERMON_PRM_QUERY_PORT(F, N) \
-	F(reserved0, 0x10) \
-	F(ib_mtu, 0x04) \
-	F(reserved1, 0x03) \
-	F(link_up, 0x01) \
-	F(speed, 0x08) \
-	F(width, 0x08) \
-	F(reserved5, 0x08) \
 	F(eth_mtu, 0x10) \
+	F(ib_mtu, 0x04) \
+	F(reserved0, 0x04) \
+	F(ib, 0x01) \
+	F(eth, 0x01) \
+	F(reserved1, 0x01) \
+	F(suggested_type, 0x01) \
+	F(default_sense, 0x01) \
+	F(reserved5, 0x02) \
+	F(link_up, 0x01) \
+	F(max_gid_pkey, 0x08) \
+	F(width, 0x08) \
+	F(reserved6, 0x10) \
 	F(reserved2, 0x40) \
 	F(mac_47_32, 0x10) \
 	F(reserved3, 0x10) \

@@ -170,7 +170,7 @@ hermon_qp_create(struct prdma_qp *pqp, struct prdma_qp_init_attr *attr)
 	QPC(log_rq_stride, rq_shift - 4);
 	QPC(msg_max, 31);
 	QPC(mtu, port_mtu(hd, 1));
-	QPC(usr_page, RTE_MAX(hd->caps.num_rsvd_uars, 1u));
+	QPC(usr_page, hd->uar_idx);
 	QPC(local_qpn_een, qp->qpn);
 	QPC(cqn_snd, ((struct hermon_cq *)attr->send_cq)->cqn);
 	QPC(cqn_rcv, ((struct hermon_cq *)attr->recv_cq)->cqn);
@@ -347,6 +347,16 @@ qp_apply(struct hermon_qp *qp, const struct prdma_qp_attr *a, uint32_t mask)
 	}
 	if (mask & PRDMA_QP_EN_SQD_ASYNC_NOTIFY)
 		qp->attr.en_sqd_async_notify = a->en_sqd_async_notify;
+	/*
+	 * F10: the path of every QP on an Ethernet port says Ethernet (Linux
+	 * _mlx4_set_path and the UD INIT2RTR path: ackto = LINK_TYPE_ETH;
+	 * mlx4_en en_resources.c likewise).
+	 */
+	if (qp->attr.port_num >= 1 && qp->attr.port_num <= hd->caps.num_ports &&
+	    hd->port[qp->attr.port_num - 1].type == HERMON_PORT_TYPE_ETH)
+		hermon_path_set_link_type(HERMON_NESTED(&qp->qpc, queue_pair_ee_context_entry,
+							primary_address_path, address_path),
+					  HERMON_PATH_LINK_TYPE_ETH);
 	return opt;
 }
 

@@ -81,7 +81,8 @@ hermon_res_init(struct hermon_dev *hd)
 	ret |= bm_init(&hd->srqs, nsrq, 1u << c->log2_rsvd_srqs);
 	ret |= bm_init(&hd->qps, nqp, 1u << c->log2_rsvd_qps);
 	hd->mtt_n = 1u << t[HERMON_ICM_MTT].log_num;
-	hd->mtt_bits = calloc(hd->mtt_n / 64, sizeof(uint64_t));
+	/* rounded up: a device may report fewer than 64 MTT entries */
+	hd->mtt_bits = calloc((hd->mtt_n + 63) / 64, sizeof(uint64_t));
 	hd->mpt_key = calloc(nmpt, 1);
 	hd->mpt_dma = rte_zmalloc("hermon_mpt_dma", nmpt, 64);
 	hd->qp_table = calloc(nqp, sizeof(*hd->qp_table));
@@ -95,12 +96,12 @@ hermon_res_init(struct hermon_dev *hd)
 		return -ENOMEM;
 	}
 	/* the firmware's MTT entries and the async EQ's page are taken */
-	hd->mtt_bits[0] |= 1;
 	(void)lg;
-	for (ret = 0; ret < (int)(1u << c->log2_rsvd_mtts) + 1; ret++)
+	for (ret = 0; ret < (int)(1u << c->log2_rsvd_mtts) + 1 &&
+	     ret < (int)hd->mtt_n; ret++)
 		hd->mtt_bits[ret / 64] |= RTE_BIT64(ret % 64);
 	hd->uar = (uint8_t *)hd->bus.bar[HERMON_BAR_UAR] +
-		(size_t)RTE_MAX(c->num_rsvd_uars, 1u) * HERMON_UAR_PAGE_SIZE;
+		(size_t)hd->uar_idx * HERMON_UAR_PAGE_SIZE;
 	hd->iova_is_va = rte_eal_iova_mode() == RTE_IOVA_VA;
 	ret = hermon_mcast_init(hd);
 	if (ret < 0)

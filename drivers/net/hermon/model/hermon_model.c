@@ -36,6 +36,7 @@ hm_thread(void *arg)
 
 		if (!m->paused) {
 			hm_wire_lock();
+			hm_trace_poll_uar(m);
 			hm_cmd_poll(m);
 			if (hm_exec_poll(m) != 0)
 				idle = 0;
@@ -112,6 +113,15 @@ hermon_model_create(const struct hermon_model_conf *conf)
 		m->conf.ports = 1;
 	if (m->conf.port_type == 0)
 		m->conf.port_type = HERMON_PORT_TYPE_ETH;
+	if (m->conf.port_types == 0 || m->conf.port_types > 3)
+		m->conf.port_types = 3;
+	/* a fixed-type port is of the one type it supports */
+	if (m->conf.port_types != 3)
+		m->conf.port_type = m->conf.port_types;
+	if (m->conf.rsvd_uars == 0)
+		m->conf.rsvd_uars = 1;
+	if (m->conf.log_max_mtts == 0)
+		m->conf.log_max_mtts = 20;
 	m->refs = 1;
 	if (conf->link != NULL) {
 		if (conf->link[0] == '\0' || strlen(conf->link) >= sizeof(m->link) ||
@@ -126,13 +136,13 @@ hermon_model_create(const struct hermon_model_conf *conf)
 	m->conf.link = m->link;
 	hm_mac_init(m);
 	m->bar0 = aligned_alloc(HERMON_UAR_PAGE_SIZE, HERMON_BAR_CFG_SIZE);
-	m->bar2 = aligned_alloc(HERMON_UAR_PAGE_SIZE, HM_UAR_BAR_SIZE);
+	m->bar2 = aligned_alloc(HERMON_UAR_PAGE_SIZE, hm_bar2_len(m));
 	if (m->bar0 == NULL || m->bar2 == NULL) {
 		ret = ENOMEM;
 		goto err_mem;
 	}
 	memset(m->bar0, 0, HERMON_BAR_CFG_SIZE);
-	memset(m->bar2, 0, HM_UAR_BAR_SIZE);
+	memset(m->bar2, 0, hm_bar2_len(m));
 	hm_cfg_init(m);
 	pthread_mutex_init(&m->lock, NULL);
 	pthread_cond_init(&m->cond, NULL);
@@ -210,6 +220,7 @@ hermon_model_put(struct hermon_model *m)
 	hm_maps_clear(&m->fa);
 	hm_maps_clear(&m->aux);
 	hm_maps_clear(&m->icm);
+	hm_trace_free(m);
 	pthread_cond_destroy(&m->cond);
 	pthread_mutex_destroy(&m->lock);
 	free(m->bar0);
@@ -225,7 +236,7 @@ hermon_model_bar(struct hermon_model *m, unsigned int bar, size_t *len)
 		return m->bar0;
 	}
 	if (bar == HERMON_BAR_UAR) {
-		*len = HM_UAR_BAR_SIZE;
+		*len = hm_bar2_len(m);
 		return m->bar2;
 	}
 	*len = 0;

@@ -42,6 +42,27 @@ struct hermon_model_conf {
 	 */
 	const char *link;
 	uint8_t side;              /**< 0 or 1 */
+	/**
+	 * Link types the ports support (QUERY_PORT bits 1:0: 1 IB, 2 Ethernet,
+	 * 3 both; 0: 3). SENSE_PORT is answered only when both are supported:
+	 * fixed-type firmware refuses it (BAD_PARAM).
+	 */
+	uint8_t port_types;
+	/** The link is down (uncabled): SENSE_PORT answers 0 (none), INIT_PORT
+	 * brings no ACTIVE event, QUERY_PORT reports the link down. */
+	bool link_down;
+	uint8_t log_max_mtts;      /**< QUERY_DEV_CAP log_max_mtts (0: 20) */
+	/**
+	 * QUERY_DEV_CAP num_rsvd_uars (0: 1). The EQ doorbells on those pages
+	 * belong to the firmware: SW2HW_EQ refuses an EQ whose doorbell is
+	 * there (Linux mlx4_QUERY_DEV_CAP, iPXE hermon_create_eq).
+	 */
+	uint8_t rsvd_uars;
+	/**
+	 * BlueFlame: DEV_CAP bf = 1 and BAR2 twice the UAR space (half UAR
+	 * pages, half BlueFlame registers, as Linux map_bf_area lays it out).
+	 */
+	bool bf;
 };
 
 /** ICM tables the model knows once INIT_HCA has told it their bases. */
@@ -145,6 +166,57 @@ int hermon_model_get_stats(struct hermon_model *m, struct hermon_model_stats *st
  * the model's own hash (CRC-32C of the MGID, see hermon_model_mcg.c).
  */
 int hermon_model_mgid_hash_force(struct hermon_model *m, bool on, uint32_t bucket);
+
+/**
+ * Trace of what the driver told the device: every firmware command (with
+ * the mailbox fields that matter for the opcode), every UAR doorbell write
+ * the device saw and every reset, in the order the device observed them.
+ */
+enum hermon_model_trace_kind {
+	HERMON_MODEL_TRACE_CMD = 1,
+	HERMON_MODEL_TRACE_DB,
+	HERMON_MODEL_TRACE_RESET,
+};
+
+#define HERMON_MODEL_TRACE_FIELDS 4
+
+struct hermon_model_trace_ev {
+	uint8_t kind;              /**< enum hermon_model_trace_kind */
+	uint8_t op_mod;            /**< CMD */
+	uint8_t status;            /**< CMD: the status the device answered */
+	uint16_t opcode;           /**< CMD */
+	uint32_t in_mod;           /**< CMD */
+	uint64_t in_param;         /**< CMD: immediate or input mailbox IOVA */
+	uint64_t out_param;        /**< CMD: immediate answer or output mailbox */
+	/**
+	 * CMD: mailbox fields by opcode (hermon_model_trace.c says which):
+	 * INIT_HCA log_num_qp, log_max_uars, log_num_eq, uar_page_sz;
+	 * SW2HW_EQ st, log_eq_size; QP transitions st, path link type
+	 * (ackto bits 2:0), path smac index, dmac present;
+	 * SET_PORT the first mailbox dword.
+	 */
+	uint32_t field[HERMON_MODEL_TRACE_FIELDS];
+	uint32_t uar_page;         /**< DB: UAR page index in BAR2 */
+	uint32_t db_offset;        /**< DB: offset in the page */
+	uint32_t db_value;         /**< DB: the dword written (CPU order) */
+	uint32_t db_value2;        /**< DB: the next dword (CQ doorbell ci) */
+};
+
+/** Start recording (clears the trace); up to @p max_events are kept. */
+int hermon_model_trace_start(struct hermon_model *m, uint32_t max_events);
+/** Stop recording; the events recorded stay readable. */
+void hermon_model_trace_stop(struct hermon_model *m);
+/**
+ * Copy up to @p max recorded events from index @p first into @p ev;
+ * returns how many were copied. *total (if not NULL) gets the number
+ * recorded, and *lost the number dropped because the trace was full.
+ */
+uint32_t hermon_model_trace_read(struct hermon_model *m, uint32_t first,
+				 struct hermon_model_trace_ev *ev, uint32_t max,
+				 uint32_t *total, uint32_t *lost);
+
+/** Name of a firmware opcode ("QUERY_FW", ...), or NULL if unknown. */
+const char *hermon_model_opcode_name(uint16_t opcode);
 
 /** Name of a table ("QPC", ...). */
 const char *hermon_model_table_name(enum hermon_model_table t);

@@ -104,6 +104,7 @@ hm_cmd_poll(struct hermon_model *m)
 		hm_hcr_write(m, 3, (uint32_t)(c.out_param >> 32));
 		hm_hcr_write(m, 4, (uint32_t)c.out_param);
 	}
+	hm_trace_cmd(m, &c, status == HERMON_STAT_OK ? c.out_param : 0, status);
 	m->commands++;
 	m->last_opcode = c.opcode;
 	m->last_status = status;

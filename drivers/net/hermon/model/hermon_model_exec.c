@@ -540,6 +540,20 @@ hm_grh(struct hm_qp *q, const struct hm_wqe *x, uint8_t out[HM_GRH])
 	memcpy(out + 24, w, 16);
 }
 
+/*
+ * An Ethernet port puts on the wire only what a path marked Ethernet sends
+ * (Linux sets link type ETH in every RoCE path, F10): anything else leaves
+ * nothing.
+ */
+static bool
+hm_wire_ok(const struct hm_qp *q)
+{
+	return q->m->conf.port_type != HERMON_PORT_TYPE_ETH ||
+		hermon_path_link_type(HERMON_NESTED(q->ctx, queue_pair_ee_context_entry,
+						    primary_address_path, address_path)) ==
+		HERMON_PATH_LINK_TYPE_ETH;
+}
+
 /* Find the responder QP for @x; -1 when nothing answers at that address. */
 static int
 hm_responder(struct hm_qp *q, const struct hm_wqe *x, struct hm_qp *dq)
@@ -548,6 +562,8 @@ hm_responder(struct hm_qp *q, const struct hm_wqe *x, struct hm_qp *dq)
 	struct hermon_model *dm;
 	uint32_t dqpn;
 
+	if (!hm_wire_ok(q))
+		return -1;
 	if (q->st == HERMON_QPST_UD) {
 		const struct hermon_prm_ud_address_vector *av =
 			HERMON_NESTED(x->ud, wqe_segment_ud, ud_address_vector,
@@ -757,8 +773,13 @@ hm_exec_wqe(struct hm_qp *q, struct hm_wqe *x, uint64_t now, uint8_t *synd,
 			*synd = HERMON_SYND_LOC_LEN;
 			return HM_STEP_DONE;
 		}
-		if (x->dqpn == HERMON_MCAST_QPN)
+		if (x->dqpn == HERMON_MCAST_QPN) {
+			if (!hm_wire_ok(q)) {
+				q->m->drops++;
+				return HM_STEP_DONE;
+			}
 			return hm_mcast(q, x, now, synd);
+		}
 		if (hm_responder(q, x, &dq) < 0) {
 			q->m->drops++;
 			return HM_STEP_DONE;

@@ -21,7 +21,7 @@ hm_fw_reset(struct hermon_model *m)
 	m->in_reset = true;
 	memset(m->bar0 + HERMON_HCR_OFFSET, 0, HERMON_HCR_DWORDS * 4);
 	memset(m->bar0 + HM_ERROR_BUF_OFFSET, 0, HM_ERROR_BUF_DWORDS * 4);
-	memset(m->bar2, 0, HM_UAR_BAR_SIZE);
+	memset(m->bar2, 0, hm_bar2_len(m));
 	m->running = false;
 	m->hca_init = false;
 	m->catas = false;
@@ -38,6 +38,7 @@ hm_fw_reset(struct hermon_model *m)
 	hm_obj_free(m);
 	memset(m->gid, 0, sizeof(m->gid));
 	m->resets++;
+	hm_trace_reset(m);
 	/* the reset register reads back 0 once the device is out of reset */
 	*(volatile uint32_t *)(m->bar0 + HERMON_RESET_OFFSET) = 0;
 	m->in_reset = false;
@@ -115,7 +116,7 @@ hm_query_dev_cap(struct hermon_model *m, struct hm_cmd *c)
 	CAP(log2_rsvd_eqs, 4);
 	CAP(log_max_d_mpts, 17);
 	CAP(log_max_eq_sz, 22);
-	CAP(log_max_mtts, 20);
+	CAP(log_max_mtts, m->conf.log_max_mtts);
 	CAP(log2_rsvd_mrws, 4);
 	CAP(log_max_mrw_sz, 64);
 	CAP(log2_rsvd_mtts, 4);
@@ -136,8 +137,9 @@ hm_query_dev_cap(struct hermon_model *m, struct hm_cmd *c)
 	CAP(atm, 1);
 	CAP(log_pg_sz, HERMON_ICM_PAGE_SHIFT);
 	CAP(uar_sz, 0);
-	CAP(num_rsvd_uars, 1);
-	CAP(bf, 0);
+	CAP(num_rsvd_uars, m->conf.rsvd_uars);
+	CAP(bf, m->conf.bf);
+	CAP(log_bf_reg_size, m->conf.bf ? 9 : 0);      /* 512 B registers */
 	CAP(max_desc_sz_sq, 1008);
 	CAP(max_sg_sq, 32);
 	CAP(max_desc_sz_rq, 512);
@@ -217,8 +219,12 @@ hm_fw_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled)
 			return HERMON_STAT_BAD_SYS_STATE;
 		if (c->opcode == HERMON_CMD_QUERY_DEV_CAP)
 			return hm_query_dev_cap(m, c);
-		if (c->opcode == HERMON_CMD_QUERY_ADAPTER)
+		if (c->opcode == HERMON_CMD_QUERY_ADAPTER) {
+			/* answered once the HCA is up, where Linux asks */
+			if (!m->hca_init)
+				return HERMON_STAT_BAD_SYS_STATE;
 			return hm_query_adapter(m, c);
+		}
 		return HERMON_STAT_OK;
 	case HERMON_CMD_SENSE_PORT:
 	case HERMON_CMD_INIT_PORT:
@@ -234,13 +240,18 @@ hm_fw_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled)
 	}
 	st = HERMON_STAT_OK;
 	if (c->opcode == HERMON_CMD_SENSE_PORT) {
-		c->out_param = m->conf.port_type;
+		/* sensing needs a port that can be either, and a link to sense */
+		if (m->conf.port_types != 3)
+			return HERMON_STAT_BAD_PARAM;
+		c->out_param = m->conf.link_down ? 0 : m->conf.port_type;
 	} else if (c->opcode == HERMON_CMD_INIT_PORT) {
 		uint32_t data[6] = { 0 };
 
 		if (m->ports_up & RTE_BIT32(c->in_mod - 1))
 			return HERMON_STAT_BAD_RES_STATE;
 		m->ports_up |= RTE_BIT32(c->in_mod - 1);
+		if (m->conf.link_down)
+			return HERMON_STAT_OK;
 		/* the link comes up at once: tell whoever listens */
 		data[2] = c->in_mod << 28;
 		hm_eq_post(m, HERMON_EV_PORT_CHANGE, HERMON_PORT_CHANGE_ACTIVE, data);

@@ -50,6 +50,7 @@ hm_init_hca(struct hermon_model *m, const struct hm_cmd *c)
 	const struct hermon_prm_qpcbaseaddr *q;
 	const struct hermon_prm_multicastparam *mc;
 	const struct hermon_prm_tptparams *tpt;
+	const struct hermon_prm_uar_params *uar;
 	struct hm_layout l;
 	unsigned int t;
 
@@ -61,6 +62,7 @@ hm_init_hca(struct hermon_model *m, const struct hm_cmd *c)
 	q = HERMON_NESTED(ih, init_hca, qpc_eec_cqc_eqc_rdb_parameters, qpcbaseaddr);
 	mc = HERMON_NESTED(ih, init_hca, multicast_parameters, multicastparam);
 	tpt = HERMON_NESTED(ih, init_hca, tpt_parameters, tptparams);
+	uar = HERMON_NESTED(ih, init_hca, uar_parameters, uar_params);
 	memset(&l, 0, sizeof(l));
 	l.base[HERMON_MODEL_QPC] = HERMON_GET64(q, qpcbaseaddr, qpc_base_addr_h,
 						qpc_base_addr_l);
@@ -96,6 +98,11 @@ hm_init_hca(struct hermon_model *m, const struct hm_cmd *c)
 						 cmpt_base_adr_l);
 	if (l.log_num_eq > 6 || l.log_num_qp > 17 || l.log_num_cq > 16 ||
 	    l.log_num_srq > 16 || l.log_dmpt > 17)
+		return HERMON_STAT_BAD_PARAM;
+	/* no more UAR pages than QUERY_DEV_CAP uar_sz gives (the rest of
+	 * BAR2 is BlueFlame), in 4 KiB pages */
+	if (HERMON_GET(uar, uar_params, log_max_uars) > HM_LOG_UARS ||
+	    HERMON_GET(uar, uar_params, uar_page_sz) != 0)
 		return HERMON_STAT_BAD_PARAM;
 	/* an MGM entry holds at least its header and eight QPs; the hash is
 	 * a proper part of the table, the rest being the AMGM area */

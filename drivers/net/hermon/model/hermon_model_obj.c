@@ -562,11 +562,14 @@ hm_port_cmd(struct hermon_model *m, struct hm_cmd *c)
 		if (q == NULL)
 			return HERMON_STAT_INTERNAL_ERR;
 		HERMON_FILL(q, query_port, link_up,
-			    (m->ports_up & RTE_BIT32(port - 1)) != 0);
+			    (m->ports_up & RTE_BIT32(port - 1)) != 0 && !m->conf.link_down);
+		HERMON_FILL(q, query_port, ib, (m->conf.port_types & 1) != 0);
+		HERMON_FILL(q, query_port, eth, (m->conf.port_types & 2) != 0);
+		HERMON_FILL(q, query_port, suggested_type,
+			    m->conf.port_type == HERMON_PORT_TYPE_ETH);
 		HERMON_FILL(q, query_port, ib_mtu, 5);
 		HERMON_FILL(q, query_port, eth_mtu, 1500);
 		HERMON_FILL(q, query_port, width, 2);        /* 4x */
-		HERMON_FILL(q, query_port, speed, 4);        /* QDR-class */
 		HERMON_FILL(q, query_port, mac_47_32, (uint32_t)mac[0] << 8 | mac[1]);
 		HERMON_FILL(q, query_port, mac_31_0, (uint32_t)mac[2] << 24 |
 			    (uint32_t)mac[3] << 16 | (uint32_t)mac[4] << 8 | mac[5]);

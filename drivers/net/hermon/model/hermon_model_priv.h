@@ -161,9 +161,24 @@ struct hermon_model {
 	uint8_t gid[2][HERMON_GID_TABLE_LEN][16];
 	uint64_t exec_work;                   /* WQEs and flushes done */
 	uint64_t rnr_naks, timeouts, drops;
+	/* hermon_model_trace.c */
+	struct hermon_model_trace_ev *trace;
+	uint32_t trace_cap, trace_n, trace_lost;
+	bool trace_on;
+	uint32_t trace_eq_db[HM_MAX_EQS];
 	bool mgid_hash_forced;                /* hermon_model_mgid_hash_force */
 	uint32_t mgid_hash_value;
 };
+
+/* BAR2: the UAR pages, then as much again of BlueFlame registers. */
+static inline size_t
+hm_bar2_len(const struct hermon_model *m)
+{
+	return (size_t)HM_UAR_BAR_SIZE << (m->conf.bf ? 1 : 0);
+}
+
+/* log2 of the UAR pages (QUERY_DEV_CAP uar_sz 0: 2^20 bytes of 4 KiB). */
+#define HM_LOG_UARS 8
 
 /* Every QP/CQ/SRQ/MPT command and every data-path step runs under it. */
 void hm_wire_lock(void);
@@ -245,6 +260,13 @@ void hm_link_detach(struct hermon_model *m);
 /* The model (m itself or its peer) whose port owns @gid; *port set. */
 struct hermon_model *hm_route(struct hermon_model *m, const uint8_t gid[16],
 			      uint8_t *port);
+
+/* hermon_model_trace.c: the record of commands, doorbells and resets. */
+void hm_trace_cmd(struct hermon_model *m, const struct hm_cmd *c, uint64_t out_param,
+		  uint8_t status);
+void hm_trace_reset(struct hermon_model *m);
+void hm_trace_poll_uar(struct hermon_model *m);
+void hm_trace_free(struct hermon_model *m);
 
 /* hermon_model_eq.c: post an event to the EQ its type is mapped to. */
 void hm_eq_post(struct hermon_model *m, uint8_t type, uint8_t subtype,

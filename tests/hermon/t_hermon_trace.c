@@ -1,0 +1,452 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+/*
+ * What the PMD tells the device, checked against what the drivers that run
+ * on a ConnectX-3 tell it: the model's trace of firmware commands and
+ * doorbells for bring-up, a QP connect and teardown, compared with the
+ * sequences written as data in tests/data/hermon/ (their order and fields
+ * come from Linux mlx4_core/mlx4_ib and iPXE hermon.c; each file names the
+ * reference per step). And the bring-up cases where a card would stop the
+ * old PMD: ports that sense nothing, fixed-type ports, QUERY_ADAPTER before
+ * INIT_HCA, a device with a tiny MTT table.
+ */
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <rte_cycles.h>
+#include <rte_malloc.h>
+
+#include <prdma.h>
+
+#include "t_eal.h"
+#include "t_hermon_trace_match.h"
+#include "hermon_model.h"
+#include "hermon_regs.h"
+
+#define T_MAX_EV 4096
+#define T_MAX_STEPS 128
+
+static struct hermon_model_trace_ev ev[T_MAX_EV];
+
+static struct hermon_model *
+model(const char *name, uint8_t ports, uint8_t port_types, bool link_down)
+{
+	struct hermon_model_conf c = {
+		.name = name, .ports = ports, .port_types = port_types,
+		.link_down = link_down,
+	};
+	struct hermon_model *m = hermon_model_create(&c);
+
+	assert_non_null(m);
+	return m;
+}
+
+static int
+probe(const char *name)
+{
+	char args[96];
+
+	snprintf(args, sizeof(args), "hermon:model,name=%s", name);
+	return prdma_dev_probe(args);
+}
+
+/* Events [first, end) of @m's trace into ev; returns their number. */
+static unsigned int
+trace_get(struct hermon_model *m, uint32_t first, bool with_db)
+{
+	struct hermon_model_trace_ev tmp[64];
+	uint32_t total, lost, got, i, n = 0;
+
+	do {
+		got = hermon_model_trace_read(m, first, tmp, RTE_DIM(tmp), &total, &lost);
+		for (i = 0; i < got; i++)
+			/* EQ doorbells follow event polling, not the work traced */
+			if ((tmp[i].kind != HERMON_MODEL_TRACE_DB ||
+			     (with_db && tmp[i].db_offset < 0x800)) && n < T_MAX_EV)
+				ev[n++] = tmp[i];
+		first += got;
+	} while (got != 0);
+	assert_int_equal(lost, 0);
+	return n;
+}
+
+static void
+expect(const char *file, unsigned int n)
+{
+	static struct t_tr_step steps[T_MAX_STEPS];
+	char path[512];
+	int ns;
+	unsigned int i;
+
+	snprintf(path, sizeof(path), "%s/%s", T_TRACE_DIR, file);
+	ns = t_tr_load(path, steps, T_MAX_STEPS);
+	assert_true(ns > 0);
+	if (t_tr_match(steps, (unsigned int)ns, ev, n) != 0) {
+		fprintf(stderr, "--- the PMD's trace (%u events):\n", n);
+		for (i = 0; i < n; i++)
+			t_tr_print(stderr, &ev[i]);
+		fail_msg("%s: the PMD's sequence differs from the reference", file);
+	}
+}
+
+static uint32_t
+trace_total(struct hermon_model *m)
+{
+	uint32_t total;
+
+	hermon_model_trace_read(m, 0, ev, 0, &total, NULL);
+	return total;
+}
+
+/*
+ * Bring-up and teardown of a dual-port Ethernet card, against the Linux
+ * order (F2: QUERY_ADAPTER after INIT_HCA; F1: QUERY_PORT before sensing).
+ */
+static void
+test_bringup_teardown_trace(void **state)
+{
+	struct hermon_model *m = model("trb", 2, 0, false);
+	uint32_t up;
+	int id;
+
+	(void)state;
+	assert_int_equal(hermon_model_trace_start(m, 1u << 16), 0);
+	id = probe("trb");
+	assert_true(id >= 0);
+	up = trace_total(m);
+	expect("bringup.trace", trace_get(m, 0, false));
+	assert_int_equal(prdma_dev_remove((uint16_t)id), 0);
+	hermon_model_trace_stop(m);
+	{
+		struct hermon_model_trace_ev tmp[64];
+		uint32_t total, got, i, n = 0, first = up;
+
+		do {
+			got = hermon_model_trace_read(m, first, tmp, RTE_DIM(tmp),
+						      &total, NULL);
+			for (i = 0; i < got; i++)
+				if (tmp[i].kind != HERMON_MODEL_TRACE_DB)
+					ev[n++] = tmp[i];
+			first += got;
+		} while (got != 0);
+		expect("teardown.trace", n);
+	}
+	hermon_model_put(m);
+}
+
+/* F1: an uncabled port (SENSE_PORT answers none) does not stop the probe. */
+static void
+test_sense_none_probe(void **state)
+{
+	struct hermon_model *m = model("trn", 2, 0, true);
+	struct prdma_port_attr pa;
+	struct prdma_dev *dev;
+	int id;
+
+	(void)state;
+	id = probe("trn");
+	assert_true(id >= 0);
+	dev = prdma_dev_open((uint16_t)id);
+	assert_non_null(dev);
+	assert_int_equal(prdma_port_query(dev, 1, &pa), 0);
+	/* the model suggests Ethernet; no link, so the port is down */
+	assert_int_equal(pa.link_layer, PRDMA_LINK_LAYER_ETHERNET);
+	assert_int_equal(pa.state, PRDMA_PORT_DOWN);
+	prdma_dev_close(dev);
+	assert_int_equal(prdma_dev_remove((uint16_t)id), 0);
+	hermon_model_put(m);
+}
+
+/* F1: a fixed-type (IB-only) port is not sensed; its type is the one it has. */
+static void
+test_fixed_type_not_sensed(void **state)
+{
+	struct hermon_model *m = model("trf", 1, 1, false);
+	struct prdma_port_attr pa;
+	struct prdma_dev *dev;
+	unsigned int n, i;
+	int id;
+
+	(void)state;
+	assert_int_equal(hermon_model_trace_start(m, 1u << 16), 0);
+	id = probe("trf");
+	assert_true(id >= 0);
+	n = trace_get(m, 0, false);
+	for (i = 0; i < n; i++)
+		assert_int_not_equal(ev[i].opcode, HERMON_CMD_SENSE_PORT);
+	dev = prdma_dev_open((uint16_t)id);
+	assert_non_null(dev);
+	assert_int_equal(prdma_port_query(dev, 1, &pa), 0);
+	assert_int_equal(pa.link_layer, PRDMA_LINK_LAYER_INFINIBAND);
+	prdma_dev_close(dev);
+	assert_int_equal(prdma_dev_remove((uint16_t)id), 0);
+	hermon_model_put(m);
+}
+
+/*
+ * F6 of the security review: a device with a 32-entry MTT table. The
+ * reserved-MTT bitmap used to be written past its (empty) allocation; the
+ * ASan build catches the write.
+ */
+static void
+test_tiny_mtt_table(void **state)
+{
+	struct hermon_model_conf c = { .name = "trm", .log_max_mtts = 5 };
+	struct hermon_model *m = hermon_model_create(&c);
+	struct prdma_dev *dev;
+	struct prdma_pd *pd;
+	struct prdma_mr *mr;
+	uint8_t *buf;
+	int id;
+
+	(void)state;
+	assert_non_null(m);
+	id = probe("trm");
+	assert_true(id >= 0);
+	dev = prdma_dev_open((uint16_t)id);
+	assert_non_null(dev);
+	pd = prdma_pd_alloc(dev);
+	assert_non_null(pd);
+	/* the MTT entries left after the reserved ones and the EQ's page */
+	buf = rte_zmalloc("trm", 8 * 4096, 4096);
+	assert_non_null(buf);
+	mr = prdma_mr_reg(pd, buf, 8 * 4096, PRDMA_ACCESS_LOCAL_WRITE);
+	assert_non_null(mr);
+	assert_int_equal(prdma_mr_dereg(mr), 0);
+	/* more than the table holds: refused, not written past its end */
+	mr = prdma_mr_reg(pd, buf, 8 * 4096, PRDMA_ACCESS_LOCAL_WRITE);
+	assert_non_null(mr);
+	assert_null(prdma_mr_reg(pd, buf, 8 * 4096, PRDMA_ACCESS_LOCAL_WRITE));
+	assert_int_equal(prdma_mr_dereg(mr), 0);
+	rte_free(buf);
+	assert_int_equal(prdma_pd_free(pd), 0);
+	prdma_dev_close(dev);
+	assert_int_equal(prdma_dev_remove((uint16_t)id), 0);
+	hermon_model_put(m);
+}
+
+/*
+ * F3: on a BlueFlame part BAR2 is twice the UAR space; INIT_HCA gets the UAR
+ * count of QUERY_DEV_CAP uar_sz, not of the BAR length (the model refuses
+ * more UARs than uar_sz gives).
+ */
+static void
+test_uars_from_dev_cap(void **state)
+{
+	struct hermon_model_conf c = { .name = "tru", .bf = true };
+	struct hermon_model *m = hermon_model_create(&c);
+	unsigned int n, i, seen = 0;
+	int id;
+
+	(void)state;
+	assert_non_null(m);
+	assert_int_equal(hermon_model_trace_start(m, 1u << 16), 0);
+	id = probe("tru");
+	assert_true(id >= 0);
+	n = trace_get(m, 0, false);
+	for (i = 0; i < n; i++)
+		if (ev[i].opcode == HERMON_CMD_INIT_HCA) {
+			assert_int_equal(ev[i].field[1], 8);    /* uar_sz 0: 2^8 pages */
+			seen++;
+		}
+	assert_int_equal(seen, 1);
+	assert_int_equal(prdma_dev_remove((uint16_t)id), 0);
+	hermon_model_put(m);
+}
+
+/*
+ * F4: with 8 reserved UAR pages the EQs whose doorbells fall there (0-31)
+ * are the firmware's: the PMD's EQ is 32, in a table large enough for it.
+ */
+static void
+test_eq_past_reserved_uars(void **state)
+{
+	struct hermon_model_conf c = { .name = "tre", .rsvd_uars = 8 };
+	struct hermon_model *m = hermon_model_create(&c);
+	unsigned int n, i, seen = 0;
+	int id;
+
+	(void)state;
+	assert_non_null(m);
+	assert_int_equal(hermon_model_trace_start(m, 1u << 16), 0);
+	id = probe("tre");
+	assert_true(id >= 0);
+	n = trace_get(m, 0, false);
+	for (i = 0; i < n; i++) {
+		if (ev[i].opcode == HERMON_CMD_SW2HW_EQ) {
+			assert_int_equal(ev[i].in_mod, 32);
+			seen++;
+		}
+		if (ev[i].opcode == HERMON_CMD_INIT_HCA)
+			assert_true(ev[i].field[2] >= 6);       /* log_num_eq */
+	}
+	assert_int_equal(seen, 1);
+	assert_int_equal(prdma_dev_remove((uint16_t)id), 0);
+	hermon_model_put(m);
+}
+
+/* One RC QP per side of a cable, connected to each other. */
+struct trq_side {
+	struct hermon_model *m;
+	int id;
+	struct prdma_dev *dev;
+	struct prdma_pd *pd;
+	struct prdma_cq *cq;
+	struct prdma_mr *mr;
+	struct prdma_qp *qp;
+	uint8_t *buf;
+};
+
+static void
+trq_connect(struct prdma_qp *qp, const union prdma_gid *gid, uint32_t rqpn)
+{
+	struct prdma_qp_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = PRDMA_QPS_INIT;
+	a.port_num = 1;
+	a.qp_access_flags = PRDMA_ACCESS_LOCAL_WRITE | PRDMA_ACCESS_REMOTE_WRITE;
+	assert_int_equal(prdma_qp_modify(qp, &a, PRDMA_QP_STATE | PRDMA_QP_PKEY_INDEX |
+					 PRDMA_QP_PORT | PRDMA_QP_ACCESS_FLAGS), 0);
+	memset(&a, 0, sizeof(a));
+	a.qp_state = PRDMA_QPS_RTR;
+	a.path_mtu = PRDMA_MTU_1024;
+	a.dest_qp_num = rqpn;
+	a.ah_attr.dgid = *gid;
+	a.ah_attr.port_num = 1;
+	a.max_dest_rd_atomic = 1;
+	a.min_rnr_timer = 1;
+	assert_int_equal(prdma_qp_modify(qp, &a, PRDMA_QP_STATE | PRDMA_QP_AV |
+					 PRDMA_QP_PATH_MTU | PRDMA_QP_DEST_QPN |
+					 PRDMA_QP_RQ_PSN | PRDMA_QP_MAX_DEST_RD_ATOMIC |
+					 PRDMA_QP_MIN_RNR_TIMER), 0);
+	memset(&a, 0, sizeof(a));
+	a.qp_state = PRDMA_QPS_RTS;
+	a.timeout = 8;
+	a.retry_cnt = 2;
+	a.rnr_retry = 2;
+	a.max_rd_atomic = 1;
+	assert_int_equal(prdma_qp_modify(qp, &a, PRDMA_QP_STATE | PRDMA_QP_SQ_PSN |
+					 PRDMA_QP_TIMEOUT | PRDMA_QP_RETRY_CNT |
+					 PRDMA_QP_RNR_RETRY | PRDMA_QP_MAX_QP_RD_ATOMIC), 0);
+}
+
+/*
+ * A QP connect and one RDMA WRITE between two Ethernet models, traced on
+ * side 0 against tests/data/hermon/qp-connect.trace (F10: the path says
+ * Ethernet, or the port sends nothing and the WRITE times out; F30: the
+ * send doorbell on UAR page 128).
+ */
+static void
+test_qp_connect_trace(void **state)
+{
+	struct trq_side s[2];
+	struct prdma_qp_init_attr ia;
+	struct prdma_cq_init_attr ca;
+	union prdma_gid gid[2];
+	struct prdma_wc wc;
+	uint64_t end;
+	unsigned int n;
+	int k, r = 0;
+
+	(void)state;
+	memset(s, 0, sizeof(s));
+	for (k = 0; k < 2; k++) {
+		char name[16], args[96];
+		struct hermon_model_conf c = { .link = "trq", .side = (uint8_t)k };
+
+		snprintf(name, sizeof(name), "trq.%d", k);
+		c.name = name;
+		s[k].m = hermon_model_create(&c);
+		assert_non_null(s[k].m);
+		snprintf(args, sizeof(args), "hermon:model,name=%s,link=trq,side=%d", name, k);
+		s[k].id = prdma_dev_probe(args);
+		assert_true(s[k].id >= 0);
+		s[k].dev = prdma_dev_open((uint16_t)s[k].id);
+		s[k].pd = prdma_pd_alloc(s[k].dev);
+		memset(&ca, 0, sizeof(ca));
+		ca.cqe = 64;
+		s[k].cq = prdma_cq_create(s[k].dev, &ca);
+		s[k].buf = rte_zmalloc("trq", 4096, 4096);
+		assert_non_null(s[k].buf);
+		s[k].mr = prdma_mr_reg(s[k].pd, s[k].buf, 4096, PRDMA_ACCESS_LOCAL_WRITE |
+				       PRDMA_ACCESS_REMOTE_WRITE);
+		assert_non_null(s[k].mr);
+		assert_int_equal(prdma_gid_query(s[k].dev, 1, 0, &gid[k]), 0);
+	}
+	assert_int_equal(hermon_model_trace_start(s[0].m, 1u << 16), 0);
+	for (k = 0; k < 2; k++) {
+		memset(&ia, 0, sizeof(ia));
+		ia.qp_type = PRDMA_QPT_RC;
+		ia.send_cq = s[k].cq;
+		ia.recv_cq = s[k].cq;
+		ia.cap.max_send_wr = 16;
+		ia.cap.max_recv_wr = 16;
+		ia.cap.max_send_sge = 1;
+		ia.cap.max_recv_sge = 1;
+		s[k].qp = prdma_qp_create(s[k].pd, &ia);
+		assert_non_null(s[k].qp);
+	}
+	for (k = 0; k < 2; k++)
+		trq_connect(s[k].qp, &gid[1 - k], s[1 - k].qp->qp_num);
+	{
+		struct prdma_sge sge = { (uintptr_t)s[0].buf, 256, s[0].mr->lkey };
+		struct prdma_send_wr wr = {
+			.wr_id = 7, .sg_list = &sge, .num_sge = 1,
+			.opcode = PRDMA_WR_RDMA_WRITE, .send_flags = PRDMA_SEND_SIGNALED,
+		};
+		const struct prdma_send_wr *bad;
+
+		memset(s[0].buf, 0x5a, 256);
+		wr.wr.rdma.remote_addr = (uintptr_t)s[1].buf;
+		wr.wr.rdma.rkey = s[1].mr->rkey;
+		assert_int_equal(prdma_post_send(s[0].qp, &wr, &bad), 0);
+	}
+	end = rte_get_tsc_cycles() + rte_get_tsc_hz() * 5;
+	while (r == 0 && rte_get_tsc_cycles() < end)
+		r = prdma_cq_poll(s[0].cq, 1, &wc);
+	assert_int_equal(r, 1);
+	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
+	assert_int_equal(s[1].buf[255], 0x5a);
+	hermon_model_trace_stop(s[0].m);
+	n = trace_get(s[0].m, 0, true);
+	expect("qp-connect.trace", n);
+	for (k = 0; k < 2; k++) {
+		assert_int_equal(prdma_qp_destroy(s[k].qp), 0);
+		assert_int_equal(prdma_mr_dereg(s[k].mr), 0);
+		assert_int_equal(prdma_cq_destroy(s[k].cq), 0);
+		assert_int_equal(prdma_pd_free(s[k].pd), 0);
+		prdma_dev_close(s[k].dev);
+		assert_int_equal(prdma_dev_remove((uint16_t)s[k].id), 0);
+		rte_free(s[k].buf);
+		hermon_model_put(s[k].m);
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bringup_teardown_trace),
+		cmocka_unit_test(test_sense_none_probe),
+		cmocka_unit_test(test_fixed_type_not_sensed),
+		cmocka_unit_test(test_tiny_mtt_table),
+		cmocka_unit_test(test_uars_from_dev_cap),
+		cmocka_unit_test(test_eq_past_reserved_uars),
+		cmocka_unit_test(test_qp_connect_trace),
+	};
+
+	if (t_eal_init() < 0)
+		return 1;
+	return cmocka_run_group_tests_name("hermon-trace", tests, NULL, NULL);
+}
