@@ -19,7 +19,10 @@
  * any other message B's latest connection: remote_comm_id and TID
  * patched, through the codec), bit 1 accepts
  * (else rejects) the requests it raises, bit 2 lets the CM timers run a
- * little before the next chunk. The rest is the MAD. Every MAD also goes
+ * little before the next chunk, bit 3 sends it short, bit 4 leaves the
+ * requests it raises undecided until a chunk without bit 4. B listens on
+ * port 7174 for PS_TCP (RC, accepted with an RC QP) and PS_UDP (SIDR,
+ * accepted with a UD QP). The rest is the MAD. Every MAD also goes
  * straight to cm_mad_decode at every length.
  */
 
@@ -64,11 +67,13 @@ static struct {
 	struct prdma_cq *cq;
 	struct prdma_cm_channel *ch;
 	struct prdma_cm_id *listener;
+	struct prdma_cm_id *ulistener;     /* PS_UDP: SIDR */
 	union prdma_gid gid;
 } b;
 
 static struct prdma_cm_id *born[FZ_MAX_IDS];
 static struct prdma_qp *born_qp[FZ_MAX_IDS];
+static uint8_t born_held[FZ_MAX_IDS];
 static unsigned int nb_born;
 static uint32_t b_comm_id;
 static uint64_t b_tid;
@@ -167,6 +172,9 @@ b_setup(void)
 	sin.sin_family = AF_INET;
 	sin.sin_port = htons(FZ_PORT);
 	FZ_CHECK(prdma_cm_listen(b.listener, (struct sockaddr *)&sin, 16) == 0);
+	b.ulistener = prdma_cm_id_create(b.ch, b.dev, 1, PRDMA_CM_PS_UDP, NULL);
+	FZ_CHECK(b.ulistener != NULL);
+	FZ_CHECK(prdma_cm_listen(b.ulistener, (struct sockaddr *)&sin, 16) == 0);
 }
 
 static void
@@ -179,12 +187,12 @@ setup(void)
 }
 
 static struct prdma_qp *
-b_qp(void)
+b_qp(enum prdma_qp_type type)
 {
 	struct prdma_qp_init_attr ia;
 
 	memset(&ia, 0, sizeof(ia));
-	ia.qp_type = PRDMA_QPT_RC;
+	ia.qp_type = type;
 	ia.send_cq = b.cq;
 	ia.recv_cq = b.cq;
 	ia.cap.max_send_wr = 4;
@@ -219,40 +227,59 @@ a_reap(void)
 		}
 }
 
+/* Answer a request born of the input: accept with a QP of its type, or
+ * reject. */
 static void
-b_events(int accept)
+b_answer(unsigned int i, int accept)
 {
 	struct prdma_cm_conn_param p;
-	struct prdma_cm_event *ev;
+	struct prdma_cm_id *id = born[i];
 	struct prdma_qp *qp;
 
+	if (!accept) {
+		(void)prdma_cm_reject(id, NULL, 0, PRDMA_CM_REJ_CONSUMER_DEFINED);
+		return;
+	}
+	qp = b_qp(id->ps == PRDMA_CM_PS_UDP ? PRDMA_QPT_UD : PRDMA_QPT_RC);
+	FZ_CHECK(qp != NULL);
+	born_qp[i] = qp;
+	memset(&p, 0, sizeof(p));
+	p.responder_resources = 1;
+	p.initiator_depth = 1;
+	p.cm_response_timeout = 8;
+	p.max_cm_retries = 2;
+	(void)prdma_cm_accept(id, qp, &p);
+}
+
+/* @hold: leave new requests undecided (a duplicate REQ then gets an MRA);
+ * without it, requests held by earlier chunks are answered first. */
+static void
+b_events(int accept, int hold)
+{
+	struct prdma_cm_event *ev;
+	unsigned int i;
+
+	if (!hold)
+		for (i = 0; i < nb_born; i++)
+			if (born_held[i]) {
+				born_held[i] = 0;
+				b_answer(i, accept);
+			}
 	while (prdma_cm_get_event(b.ch, &ev) == 0) {
 		if (ev->event == PRDMA_CM_EVENT_CONNECT_REQUEST) {
 			struct prdma_cm_id *id = ev->id;
 
-			if (nb_born < FZ_MAX_IDS) {
-				born[nb_born] = id;
-				born_qp[nb_born] = NULL;
-				if (accept) {
-					qp = b_qp();
-					FZ_CHECK(qp != NULL);
-					born_qp[nb_born] = qp;
-					memset(&p, 0, sizeof(p));
-					p.responder_resources = 1;
-					p.initiator_depth = 1;
-					p.cm_response_timeout = 8;
-					p.max_cm_retries = 2;
-					(void)prdma_cm_accept(id, qp, &p);
-				} else {
-					(void)prdma_cm_reject(id, NULL, 0,
-							      PRDMA_CM_REJ_CONSUMER_DEFINED);
-				}
-				nb_born++;
-				prdma_cm_ack_event(ev);
-			} else {
-				prdma_cm_ack_event(ev);
+			prdma_cm_ack_event(ev);
+			if (nb_born == FZ_MAX_IDS) {
 				prdma_cm_id_destroy(id);
+				continue;
 			}
+			born[nb_born] = id;
+			born_qp[nb_born] = NULL;
+			born_held[nb_born] = (uint8_t)hold;
+			if (!hold)
+				b_answer(nb_born, accept);
+			nb_born++;
 			continue;
 		}
 		prdma_cm_ack_event(ev);
@@ -260,7 +287,7 @@ b_events(int accept)
 }
 
 static void
-pump(unsigned int rounds, int accept)
+pump(unsigned int rounds, uint8_t ctl)
 {
 	unsigned int i;
 
@@ -269,7 +296,7 @@ pump(unsigned int rounds, int accept)
 		prdma_dev_progress(b.dev);
 		prdma_cm_channel_progress(b.ch);
 		a_reap();
-		b_events(accept);
+		b_events(ctl & RTE_BIT32(1), ctl & RTE_BIT32(4));
 	}
 }
 
@@ -365,6 +392,7 @@ cleanup(void)
 			FZ_CHECK(prdma_qp_destroy(born_qp[i]) == 0);
 	}
 	nb_born = 0;
+	memset(born_held, 0, sizeof(born_held));
 	pump(4, 0);
 	if (getenv("FZ_VERBOSE") != NULL) {
 		struct prdma_cm_stats st;
@@ -399,7 +427,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			aim(mad, CM_MAD_SIZE);
 		(void)cm_mad_decode(mad, len, &msg);
 		a_send(mad, (ctl & RTE_BIT32(3)) ? len : CM_MAD_SIZE);
-		pump(8, ctl & RTE_BIT32(1));
+		pump(8, ctl);
 		if (ctl & RTE_BIT32(2))
 			rte_delay_us_block(200);
 		data += 1 + len;

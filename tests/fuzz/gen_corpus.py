@@ -107,10 +107,13 @@ def cm_mad(pcaps, out):
         [(0x03, req), (0x03, rtu), (0x03, dreq), (0x03, dreq)],
         [(0x03, req), (0x07, bytes(mra)), (0x07, rtu)],
         [(0x03, req), (0x01, dreq)],          # DREQ before the RTU
+        # undecided (bit 4): the duplicate gets an MRA; then accepted
+        [(0x11, req), (0x11, req), (0x03, rtu), (0x03, rtu)],
     ]
     for seq in seqs:
         put(out, b''.join(bytes([c]) + m for c, m in seq))
-    # SIDR_REQ (from the REQ's header) for a service nobody listens on
+    # SIDR_REQ (the REQ's rdma_cm header) for B's PS_UDP listener:
+    # accepted, rejected, and resent after the SIDR_REP
     sidr = bytearray(256)
     sidr[0:24] = req[0:24]
     sidr[16:18] = struct.pack('>H', 0x17)
@@ -118,6 +121,11 @@ def cm_mad(pcaps, out):
     sidr[28:30] = b'\xff\xff'
     sidr[32:40] = struct.pack('>Q', 0x0000000001110000 | 7174)
     sidr[40:40 + 36] = req[24 + 140:24 + 140 + 36]
+    put(out, b'\x03' + bytes(sidr))
+    put(out, b'\x01' + bytes(sidr))
+    put(out, b'\x03' + bytes(sidr) + b'\x03' + bytes(sidr))
+    # and for a service nobody listens on
+    sidr[32:40] = struct.pack('>Q', 0x0000000001110000 | 7175)
     put(out, b'\x01' + bytes(sidr))
 
 
