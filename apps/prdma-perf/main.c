@@ -246,6 +246,8 @@ run_loopback(const struct perf_opts *o, struct perf_row *rows, unsigned int *nb_
 		*nb_rows = i + 1;
 	}
 	perf_report_footer(stdout);
+	perf_report_counters(stdout, &srv);
+	perf_report_counters(stdout, &cli);
 	if (o->json_path != NULL)
 		ret = perf_report_json(o->json_path, o, &cli, rows, *nb_rows, "loopback");
 out:
@@ -679,6 +681,7 @@ run_remote(const struct perf_opts *o, struct perf_row *rows, unsigned int *nb_ro
 				perf_report_row(stdout, o, &rows[i]);
 	}
 	perf_report_footer(stdout);
+	perf_report_counters(stdout, s);
 	if (o->json_path != NULL)
 		ret = perf_report_json(o->json_path, o, s, rows, *nb_rows,
 				       rr.server ? "server" : "client");

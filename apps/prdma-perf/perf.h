@@ -307,6 +307,8 @@ void perf_report_keys(FILE *out, const struct perf_side *s);
 void perf_report_header(FILE *out, const struct perf_opts *o);
 void perf_report_row(FILE *out, const struct perf_opts *o, const struct perf_row *row);
 void perf_report_footer(FILE *out);
+/* One line: the device's retransmits, NAKs, RNR, duplicates, out of order. */
+void perf_report_counters(FILE *out, const struct perf_side *s);
 void perf_row_from_run(const struct perf_opts *o, const struct perf_run *r,
 		       struct perf_row *row);
 /* Write the run's latency samples, one-way microseconds, one a line. */

@@ -128,6 +128,49 @@ perf_report_footer(FILE *out)
 	fprintf(out, RULE);
 }
 
+/* The device counters a lossless run must leave at zero. */
+static const struct {
+	const char *json;
+	unsigned int cnt;
+} loss_counters[] = {
+	{ "retransmits", PRDMA_DEV_CNT_RETRANSMITS },
+	{ "naks_sent", PRDMA_DEV_CNT_NAKS_SENT },
+	{ "naks_received", PRDMA_DEV_CNT_NAKS_RECEIVED },
+	{ "rnr_events", PRDMA_DEV_CNT_RNR_EVENTS },
+	{ "duplicates", PRDMA_DEV_CNT_DUPLICATES },
+	{ "out_of_sequence", PRDMA_DEV_CNT_OUT_OF_SEQUENCE },
+};
+
+/* Local ACK timeouts of the data QPs: what a retransmission without a NAK
+ * came from. */
+static uint64_t
+qp_timeouts(const struct perf_side *s)
+{
+	struct prdma_qp_counters qc;
+	uint64_t sum = 0;
+	uint32_t i;
+
+	for (i = 0; s->qp != NULL && i < s->nqp; i++)
+		if (s->qp[i] != NULL && prdma_qp_counters_get(s->qp[i], &qc) == 0)
+			sum += qc.value[PRDMA_QP_CNT_TIMEOUTS];
+	return sum;
+}
+
+void
+perf_report_counters(FILE *out, const struct perf_side *s)
+{
+	struct prdma_dev_counters c;
+	unsigned int i;
+
+	if (s->dev == NULL || prdma_dev_counters_get(s->dev, &c) < 0)
+		return;
+	fprintf(out, " %s counters:", s->server ? "server" : "client");
+	for (i = 0; i < RTE_DIM(loss_counters); i++)
+		fprintf(out, " %s %" PRIu64, loss_counters[i].json,
+			c.value[loss_counters[i].cnt]);
+	fprintf(out, " timeouts %" PRIu64 "\n", qp_timeouts(s));
+}
+
 void
 perf_row_from_run(const struct perf_opts *o, const struct perf_run *r, struct perf_row *row)
 {
@@ -189,6 +232,7 @@ perf_report_json(const char *path, const struct perf_opts *o, const struct perf_
 		 const struct perf_row *rows, unsigned int nb_rows, const char *mode)
 {
 	FILE *f = fopen(path, "w");
+	struct prdma_dev_counters c;
 	unsigned int i;
 
 	if (f == NULL) {
@@ -230,7 +274,16 @@ perf_report_json(const char *path, const struct perf_opts *o, const struct perf_
 				r->from_peer ? "true" : "false");
 		fprintf(f, "}%s\n", i + 1 < nb_rows ? "," : "");
 	}
-	fprintf(f, "  ]\n}\n");
+	fprintf(f, "  ]");
+	/* The whole run's, exchange included: the device was opened for it. */
+	if (s->dev != NULL && prdma_dev_counters_get(s->dev, &c) == 0) {
+		fprintf(f, ",\n  \"counters\": {");
+		for (i = 0; i < RTE_DIM(loss_counters); i++)
+			fprintf(f, "%s\"%s\": %" PRIu64, i ? ", " : "", loss_counters[i].json,
+				c.value[loss_counters[i].cnt]);
+		fprintf(f, ", \"timeouts\": %" PRIu64 "}", qp_timeouts(s));
+	}
+	fprintf(f, "\n}\n");
 	if (fclose(f) != 0)
 		return -errno;
 	return 0;

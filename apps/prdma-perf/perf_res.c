@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
 #include <rte_random.h>
@@ -92,6 +93,29 @@ create_qps(struct perf_side *s, const struct prdma_dev_attr *da)
 	return 0;
 }
 
+/*
+ * The port's attributes once its link is up (--timeout at most): a link
+ * that comes up after the process starts (memif connecting to its peer,
+ * a NIC negotiating) would otherwise lose the first frames, and with -R
+ * the first is the CM's ARP.
+ */
+static int
+wait_link(const struct perf_side *s, struct prdma_port_attr *pa)
+{
+	uint64_t deadline = rte_rdtsc() + (uint64_t)(s->o->timeout_s * rte_get_tsc_hz());
+	int told = 0;
+
+	for (;;) {
+		if (prdma_port_query(s->dev, 1, pa) < 0)
+			return -1;
+		if (pa->state == PRDMA_PORT_ACTIVE || rte_rdtsc() > deadline)
+			return 0;
+		if (!told++)
+			PERF_LOG(INFO, "%s: waiting for the link to come up", s->devargs);
+		rte_delay_us_sleep(10 * 1000);
+	}
+}
+
 int
 perf_side_open(struct perf_side *s, const struct perf_opts *o, const char *devargs,
 	       int server)
@@ -118,7 +142,7 @@ perf_side_open(struct perf_side *s, const struct perf_opts *o, const char *devar
 	s->dev = prdma_dev_open((uint16_t)s->dev_id);
 	if (s->dev == NULL)
 		return fail(s, "device open");
-	if (prdma_dev_query(s->dev, &da) < 0 || prdma_port_query(s->dev, 1, &pa) < 0)
+	if (prdma_dev_query(s->dev, &da) < 0 || wait_link(s, &pa) < 0)
 		return fail(s, "device query");
 	if (s->nqp > da.max_qp) {
 		PERF_LOG(ERR, "%s: -q %u: the device holds %u QPs at most", s->devargs, s->nqp,

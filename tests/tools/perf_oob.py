@@ -21,7 +21,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from perf_common import EAL, fail, run_pair  # noqa: E402
+from perf_common import EAL, fail, run_pair, write_stamps  # noqa: E402
 
 KEY_RE = re.compile(rb"^[0-9a-f]{4}:[0-9a-f]{4}:[0-9a-f]{6}:[0-9a-f]{6}:[0-9a-f]{8}:"
                     rb"[0-9a-f]{16}:([0-9a-f]{2}:){16}[0-9a-f]{8}:\x00$")
@@ -197,6 +197,35 @@ def malformed(perf, pcap, port):
     print("malformed key refused: %s" % lines[0])
 
 
+def write_lat_roles(perf, pcaps, tmp, port):
+    """write_lat as perftest plays it (write_lat-roce.pcap): the server
+    writes first, and each side's stamps run 1, 2, ... as (char)++scnt, so
+    the 256th is 0. prdma's own capture of -n 300 must show the same."""
+    ref = write_stamps(os.path.join(pcaps, "write_lat-roce.pcap"))
+    if not ref or ref[0][0] != "10.99.0.2":
+        fail("write_lat-roce.pcap: the reference does not start with the server's WRITE")
+    for ip in ("10.99.0.2", "10.99.0.3"):
+        if [b for a, b in ref if a == ip] != list(range(1, 11)):
+            fail("write_lat-roce.pcap: stamps of %s are not 1..10" % ip)
+    cap = os.path.join(tmp, "write_lat.server.pcap")
+    if os.path.exists(cap):
+        os.unlink(cap)
+    n = 300
+    run_pair(perf, "write_lat", ["-n", str(n), "-s", "64"], tmp, port,
+             sdev_extra=",pcap=" + cap)
+    got = write_stamps(cap)
+    if not got or got[0][0] != "192.0.2.1":
+        fail("write_lat: the first WRITE is not the server's (perftest's server writes "
+             "first): %r" % got[:3])
+    want = [(i + 1) % 256 for i in range(n)]
+    for ip in ("192.0.2.1", "192.0.2.2"):
+        mine = [b for a, b in got if a == ip]
+        if mine != want:
+            fail("write_lat: %s's stamps %r..., perftest's (char)++scnt gives %r..." %
+                 (ip, mine[250:260], want[250:260]))
+    print("write_lat: the server writes first, stamps wrap 255 -> 0, as perftest")
+
+
 def key_lengths(trace):
     return sorted({len(b) for _, b in trace if len(b) in (59, 108)})
 
@@ -227,6 +256,7 @@ def main():
             fail("%s: server received other bytes than the client sent" % test)
         print("%s: %d messages, same order, sizes and fixed bytes as perftest" %
               (test, len(ct)))
+    write_lat_roles(perf, pcaps, tmp, base + 9)
     sout, cout, st, ct = run_pair(perf, "write_bw", ["-n", "200", "-s", "4096"],
                                   tmp, base + 10)
     cv = from_trace(ct, True) + [from_trace(st, False)[-1]]
@@ -237,6 +267,24 @@ def main():
         print(sout)
         fail("write_bw: the server did not print the client's report")
     print("write_bw: exchange and BW report as perftest's")
+    # send_bw is not write_bw (send_bw.c): 4 handshakes before the traffic
+    # (303 per QP, 354, 376 per QP, 490 once the receives are up), none of
+    # the BW report (only with -b), then ctx_close_connection.
+    for test, extra, nqp in (("send_bw", ["-n", "300", "-s", "1024"], 1),
+                             ("send_bw", ["-n", "300", "-s", "1024", "-q", "2"], 2),
+                             ("send_bw", ["-n", "200", "-s", "1024", "-c", "UD"], 1)):
+        sout, cout, st, ct = run_pair(perf, test, extra, tmp, base + 12 + nqp)
+        cv = from_trace(ct, True) + [from_trace(st, False)[-1]]
+        want = []
+        for n in (16, 4, 4, 2) + (108,) * (2 * nqp + 3):
+            want += [("c2s", n), ("s2c", n)]
+        want += sorted([("c2s", 5), ("s2c", 5)])
+        if shape(cv) != want:
+            fail("%s: exchange %s, perftest's %s" % (" ".join([test] + extra), shape(cv), want))
+        if not result_row(sout, 1024) or not result_row(cout, 1024):
+            print(sout + cout)
+            fail("%s: no result row" % " ".join([test] + extra))
+        print("%s: perftest's send_bw exchange, no BW report" % " ".join([test] + extra))
     # -R: the connection manager instead of TCP; the exchange rides on SENDs.
     for i, test in enumerate(("write_bw", "send_lat", "read_lat")):
         sout, cout, st, ct = run_pair(perf, test, ["-R", "-n", "200", "-s", "64"], tmp,
