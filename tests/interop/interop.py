@@ -322,13 +322,16 @@ def audit_capture(pcap, capaudit):
     r = sh(["tshark", "-n", "-r", pcap, "-T", "fields", "-E", "separator=/t",
             "-e", "frame.number", "-e", "ip.src", "-e", "udp.dstport",
             "-e", "infiniband.bth.opcode", "-e", "infiniband.aeth.syndrome",
-            "-e", "_ws.malformed", "-e", "_ws.col.Info"], check=False)
+            "-e", "_ws.malformed", "-e", "frame.time_relative",
+            "-e", "infiniband.bth.psn", "-e", "infiniband.bth.destqp",
+            "-e", "_ws.col.Info"], check=False)
+    reqs = []
     for ln in r.stdout.splitlines():
         p = ln.split("\t")
-        if len(p) < 7 or not p[0].isdigit():
+        if len(p) < 10 or not p[0].isdigit():
             continue
         facts["frames"] += 1
-        num, src, dport, opc, synd, malformed, info = p[:7]
+        num, src, dport, opc, synd, malformed, t, psn, dqp, info = p[:10]
         if malformed:
             problems.append(("tshark", num, "malformed frame: %s -> %s" % (src, info)))
         if dport.split(",")[0] != "4791":
@@ -337,6 +340,12 @@ def audit_capture(pcap, capaudit):
         if not opc:
             problems.append(("tshark", num, "udp/4791 frame not decoded as InfiniBand: " + info))
             continue
+        try:
+            o = int(opc, 0)
+            if (o < 13 or 19 <= o <= 23) and psn and dqp and "," not in src:
+                reqs.append((int(num), src, int(dqp, 0), int(psn, 0), float(t)))
+        except ValueError:
+            pass
         if synd:
             try:
                 s = int(synd, 0)
@@ -345,13 +354,14 @@ def audit_capture(pcap, capaudit):
             kind = s & 0x60
             if kind in (0x20, 0x60):
                 what = "RNR NAK" if kind == 0x20 else "NAK 0x%02x" % s
-                rec = (int(num), "%s: %s" % (what, info))
+                rec = (int(num), "%s: %s" % (what, info), float(t))
                 if src == PRDMA_IP:
                     facts["prdma_naks"].append(rec)
                 else:
                     facts["peer_naks"].append(rec)
     if r.returncode != 0:
         problems.append(("tshark", "-", "tshark failed: " + r.stdout[-300:]))
+    facts["rtx"] = classify_resends(reqs, facts)
     a = sh([capaudit, "--quiet", "--json", "-", pcap], check=False)
     try:
         rep = json.loads(a.stdout)[0]
@@ -374,6 +384,48 @@ def audit_capture(pcap, capaudit):
         elif an["kind"] == "psn_gap":
             (facts["prdma_gaps"] if an.get("addr") == GUEST_IP else facts["peer_gaps"]).append(rec)
     return facts, problems
+
+
+# Both sides' RC QPs use timeout 14: 4.096 us << 14 = 67.1 ms.
+ACK_TIMEOUT = 0.0671
+
+
+def classify_resends(reqs, facts):
+    """Finds each run of resent RC requests (a PSN at or behind the highest
+    one its sender already sent to that QP) and says why it was resent:
+    after a NAK from the other side, after the ACK timeout (no answer for
+    67 ms since the first send of the run's first PSN), or for no reason
+    the wire shows ("spurious"). Returns {sender: [(frame, why, spurious)]}."""
+    out = {PRDMA_IP: [], "peer": []}
+    first = {}
+    top = {}
+    prev_dup = {}
+    for num, src, qp, psn, t in reqs:
+        key = (src, qp)
+        hi = top.get(key)
+        dup = hi is not None and ((hi - psn) & 0xFFFFFF) < 0x800000
+        if not dup:
+            top[key] = psn
+            first.setdefault((src, qp, psn), t)
+            prev_dup[key] = False
+            continue
+        if prev_dup.get(key):
+            continue
+        prev_dup[key] = True
+        t0 = first.get((src, qp, psn), t)
+        gap = t - t0
+        naks = facts["peer_naks"] if src == PRDMA_IP else facts["prdma_naks"]
+        nak = [n for n in naks if t0 <= n[2] <= t]
+        who = PRDMA_IP if src == PRDMA_IP else "peer"
+        if nak:
+            out[who].append((num, "after the NAK in frame %d" % nak[0][0], False))
+        elif gap >= 0.9 * ACK_TIMEOUT:
+            out[who].append((num, "after the ACK timeout (%.0f ms without an answer)"
+                             % (gap * 1e3), False))
+        else:
+            out[who].append((num, "%.1f ms after the first send of PSN %d, with no NAK and "
+                             "before the 67 ms ACK timeout" % (gap * 1e3, psn), True))
+    return out
 
 
 RXE_BAD = ("duplicate_request", "seq_naks", "rcvd_seq_err", "rcvd_rnr_err",
@@ -408,6 +460,9 @@ class Runner:
             vdev = ("net_af_xdp0,iface=%s,start_queue=0,queue_count=1,busy_budget=0,"
                     "xdp_prog=%s" % (self.rig.vs, a.xdp))
         else:
+            # Default ring frames (2 KiB): the provider sizes its mbufs from
+            # the ethdev's MTU, which net_af_packet leaves at 1500 whatever
+            # the interface's, so larger frames would not fit its pool.
             vdev = "net_af_packet0,iface=%s,qpairs=1" % self.rig.vs
         return ["--no-huge", "-m", "512", "--no-shconf", "--no-pci",
                 "--file-prefix", "pint%s_%d" % (self.tag, n),
@@ -435,7 +490,7 @@ class Runner:
         self.guest = Guest(self.rig, self.a.guest, os.path.join(self.out, "guest.log"),
                            self.a.guest_cpu)
         t0 = time.monotonic()
-        m = self.guest.expect(r"^@@BOOTED (.*)$", 120)
+        m = self.guest.expect(r"^@@BOOTED (.*)$", 240)
         if m is None:
             raise RuntimeError("the guest did not boot (see %s/guest.log)" % self.out)
         log("guest booted in %.1f s: %s" % (time.monotonic() - t0, m.group(1)))
@@ -570,8 +625,8 @@ class Runner:
             if num.isdigit():
                 nums.add(int(num))
         for k in ("prdma_naks", "peer_naks", "prdma_dups", "peer_dups"):
-            for num, _ in facts[k][:3]:
-                nums.add(num)
+            for rec in facts[k][:3]:
+                nums.add(rec[0])
         info = frame_info(pcap, nums)
 
         def fr(num):
@@ -583,35 +638,39 @@ class Runner:
         rxe_bad = {k: v for k, v in delta.items() if k in RXE_BAD and v}
         pj = prdma_json_counts(pjson) if c.prdma_tool == "perf" else None
         prdma_rtx = pj["retransmits"] if pj else len(facts["prdma_dups"])
-        # What the peer did that explains prdma's extra work.
-        peer_cause = bool(facts["peer_naks"]) or drops > 0
-        if prdma_rtx or facts["prdma_dups"]:
-            if peer_cause:
-                lines.append("note: prdma retransmitted %d packet(s) after %d NAK(s) from "
-                             "rxe and %d frame(s) the tap dropped" %
-                             (max(prdma_rtx, len(facts["prdma_dups"])),
-                              len(facts["peer_naks"]), drops))
-            else:
-                ok = False
-                first = facts["prdma_dups"][0][0] if facts["prdma_dups"] else "-"
-                lines.append("prdma side: %d retransmission(s) on a lossless link (no NAK "
-                             "from rxe, no drop); first duplicate %s" % (prdma_rtx, fr(first)))
+        runs = facts["rtx"][PRDMA_IP]
+        bad = [r for r in runs if r[2]]
+        if bad:
+            ok = False
+            info.update(frame_info(pcap, {bad[0][0]}))
+            lines.append("prdma side: %d spurious resend run(s) on a lossless link; first "
+                         "%s, %s" % (len(bad), fr(bad[0][0]), bad[0][1]))
+        if runs and len(bad) < len(runs):
+            good = [r for r in runs if not r[2]]
+            lines.append("note: prdma resent %d time(s) with a cause the wire shows (first "
+                         "frame %d, %s)" % (len(good), good[0][0], good[0][1]))
+        if prdma_rtx and not runs:
+            lines.append("note: prdma-perf counts %d retransmission(s) the capture does not "
+                         "show" % prdma_rtx)
+        pruns = facts["rtx"]["peer"]
+        if pruns:
+            pbad = [r for r in pruns if r[2]]
+            lines.append("peer (rxe): %d resend run(s), %d with no cause on the wire%s" %
+                         (len(pruns), len(pbad),
+                          ("; first frame %d, %s" % (pbad[0][0], pbad[0][1])) if pbad else ""))
         if facts["prdma_naks"]:
             if facts["peer_gaps"] or facts["peer_dups"]:
                 lines.append("note: prdma sent %d NAK(s) after rxe's PSN gap/duplicate" %
                              len(facts["prdma_naks"]))
             else:
                 ok = False
-                num, what = facts["prdma_naks"][0]
+                num = facts["prdma_naks"][0][0]
                 lines.append("prdma side: %d NAK(s) the peer did not cause; first %s" %
                              (len(facts["prdma_naks"]), fr(num)))
         if facts["peer_naks"]:
-            num, what = facts["peer_naks"][0]
+            num = facts["peer_naks"][0][0]
             lines.append("peer (rxe): %d NAK(s); first %s" % (len(facts["peer_naks"]), fr(num)))
-        if facts["peer_dups"]:
-            num, what = facts["peer_dups"][0]
-            lines.append("peer (rxe): %d retransmitted packet(s); first %s" %
-                         (len(facts["peer_dups"]), fr(num)))
+
         if rxe_bad:
             lines.append("rxe counters: " + " ".join("%s=%d" % kv for kv in sorted(rxe_bad.items())))
         if drops:
