@@ -13,6 +13,9 @@
  * remote access error. On the soft provider B runs with burst=1, so each
  * progress call takes one frame and the revocation falls between two
  * packets of the WRITE for certain; the test checks that it did.
+ *
+ * The same file checks that a peer cannot invalidate an ordinary region
+ * with SEND_WITH_INV.
  */
 
 #include <stdio.h>
@@ -291,7 +294,64 @@ test_uc_mw2_invalidate(void **s)
 	revoke_mid_write(PRDMA_QPT_UC, RV_MW2_INVALIDATE);
 }
 
-/* argv[1]: "revoke" runs that group only (see meson.build). */
+/*
+ * SEND_WITH_INV naming an ordinary region: refused on both sides (the
+ * receive completes in error, the requester gets remote invalid request),
+ * and the region keeps working for its owner and for other connections.
+ */
+static void
+test_send_inv_region_refused(void **state)
+{
+	uint32_t access = PRDMA_ACCESS_ALL & ~PRDMA_ACCESS_MW_BIND;
+	const struct prdma_send_wr *bad;
+	struct prdma_send_wr wr;
+	struct prdma_sge sge;
+	struct prdma_wc wc;
+	struct prdma_mr *x;
+	struct p_area ar;
+
+	(void)state;
+	p_area_alloc(&ar, 4096, 0x00);
+	x = prdma_mr_reg(p_b.pd, ar.data, 4096, PRDMA_ACCESS_LOCAL_WRITE |
+			 PRDMA_ACCESS_REMOTE_WRITE);
+	assert_non_null(x);
+	p_connect(PRDMA_QPT_RC, access);
+	assert_int_equal(p_post_recv_b(0, 4096, 7), 0);
+	sge.addr = (uintptr_t)p_a.area.data;
+	sge.length = 16;
+	sge.lkey = p_a.mr->lkey;
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = 3;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = PRDMA_WR_SEND_WITH_INV;
+	wr.send_flags = PRDMA_SEND_SIGNALED;
+	wr.invalidate_rkey = x->rkey;
+	assert_int_equal(prdma_post_send(p_a.qp, &wr, &bad), 0);
+	assert_int_equal(p_poll(p_b.rcq, &wc, 2000), 1);
+	printf("B's receive: %s\n", prdma_wc_status_str(wc.status));
+	assert_int_equal(wc.wr_id, 7);
+	assert_int_equal(wc.status, PRDMA_WC_REM_INV_REQ_ERR);
+	assert_int_equal(p_poll(p_a.scq, &wc, 2000), 1);
+	printf("A's SEND_WITH_INV: %s\n", prdma_wc_status_str(wc.status));
+	assert_int_equal(wc.wr_id, 3);
+	assert_int_equal(wc.status, PRDMA_WC_REM_INV_REQ_ERR);
+	p_disconnect();
+
+	/* The region is intact: another connection writes to it. */
+	p_connect(PRDMA_QPT_RC, access);
+	memset(p_a.area.data, 0x3c, 64);
+	assert_int_equal(p_post(PRDMA_WR_RDMA_WRITE, 0, 64, (uintptr_t)ar.data, x->rkey, 4),
+			 0);
+	assert_int_equal(p_poll(p_a.scq, &wc, 2000), 1);
+	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
+	assert_int_equal(ar.data[63], 0x3c);
+	p_disconnect();
+	assert_int_equal(prdma_mr_dereg(x), 0);
+	p_area_free(&ar);
+}
+
+/* argv[1]: "revoke" or "send-inv" runs one group only (see meson.build). */
 int
 main(int argc, char **argv)
 {
@@ -305,9 +365,14 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_rc_mw2_dealloc),
 		cmocka_unit_test(test_uc_mw2_invalidate),
 	};
+	const struct CMUnitTest send_inv[] = {
+		cmocka_unit_test(test_send_inv_region_refused),
+	};
 	int ret = 0;
 
-	if (argc < 2 || strcmp(argv[1], "revoke") == 0)
+	if (argc < 2 || strcmp(argv[1], "send-inv") != 0)
 		ret |= cmocka_run_group_tests_name("revoke", revoke, setup, teardown);
+	if (argc < 2 || strcmp(argv[1], "revoke") != 0)
+		ret |= cmocka_run_group_tests_name("send-inv", send_inv, setup, teardown);
 	return ret;
 }

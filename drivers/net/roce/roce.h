@@ -281,6 +281,14 @@ int roce_key_check(struct roce_dev *dev, uint32_t key, struct prdma_pd *pd,
 /* Invalidate a key (LOCAL_INV, SEND_WITH_INV); 0 or -EINVAL. */
 int roce_key_invalidate(struct roce_dev *dev, uint32_t key, struct prdma_pd *pd,
 			uint32_t qpn);
+/*
+ * SEND_WITH_INV from the peer: only a type 2 window bound to @qpn may be
+ * invalidated remotely, never a region from prdma_mr_reg (the IBA allows
+ * remote invalidation of type 2 windows and fast-register MRs only, and
+ * Linux rxe refuses the rest too); 0 or -EINVAL.
+ */
+int roce_key_invalidate_remote(struct roce_dev *dev, uint32_t key,
+			       struct prdma_pd *pd, uint32_t qpn);
 struct roce_qp;
 struct roce_swqe;
 /* Execute a BIND_MW work request; returns a completion status. */

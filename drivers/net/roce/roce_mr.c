@@ -228,6 +228,18 @@ roce_key_invalidate(struct roce_dev *dev, uint32_t key, struct prdma_pd *pd,
 }
 
 int
+roce_key_invalidate_remote(struct roce_dev *dev, uint32_t key, struct prdma_pd *pd,
+			   uint32_t qpn)
+{
+	struct roce_key *k = roce_key_get(dev, key);
+
+	/* A region from prdma_mr_reg is the owner's to revoke, not a peer's. */
+	if (k == NULL || k->kind != ROCE_KEY_MW)
+		return -EINVAL;
+	return roce_key_invalidate(dev, key, pd, qpn);
+}
+
+int
 roce_mw_bind_exec(struct roce_qp *qp, const struct roce_swqe *w)
 {
 	struct roce_dev *dev = qp->rdev;

@@ -395,11 +395,17 @@ send_write(struct roce_qp *qp, struct roce_pkt *pkt, enum prdma_event_type *ev)
 			return st == PRDMA_WC_LOC_LEN_ERR ? ROCE_NAK_INV_REQ : ROCE_NAK_REM_OP;
 		}
 		if (f & ROCE_F_LAST) {
+			/*
+			 * A key the peer may not invalidate (a region, a type 1
+			 * window, another QP's window): the receive completes
+			 * in error, the requester gets an invalid request NAK
+			 * and the QP goes to ERR, as IBA and Linux rxe do.
+			 */
 			if ((f & ROCE_F_IETH) &&
-			    roce_key_invalidate(qp->rdev, pkt->ext.ieth, qp->base.pd,
-						qp->base.qp_num) < 0) {
-				recv_wc(qp, PRDMA_WC_LOC_QP_OP_ERR, PRDMA_WC_RECV, qp->rcv_off,
-					NULL);
+			    roce_key_invalidate_remote(qp->rdev, pkt->ext.ieth, qp->base.pd,
+						       qp->base.qp_num) < 0) {
+				recv_wc(qp, PRDMA_WC_REM_INV_REQ_ERR, PRDMA_WC_RECV,
+					qp->rcv_off, NULL);
 				*ev = PRDMA_EVENT_MAX;
 				return ROCE_NAK_INV_REQ;
 			}
