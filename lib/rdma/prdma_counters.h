@@ -88,7 +88,8 @@ struct prdma_dev_counters {
 	X(OUT_OF_SEQUENCE, "out_of_sequence", "out-of-sequence packets dropped") \
 	X(ICRC_DROPS,      "icrc_drops",      "packets for this QP dropped for a bad ICRC") \
 	X(CNP_SENT,        "cnp_sent",        "congestion notifications sent") \
-	X(CNP_RCVD,        "cnp_rcvd",        "congestion notifications received")
+	X(CNP_RCVD,        "cnp_rcvd",        "congestion notifications received") \
+	X(ACCESS_DROPS,    "access_drops",    "UC packets dropped: key bad or revoked mid-message")
 
 #define PRDMA_QP_CNT_ENUM_(e, n, d) PRDMA_QP_CNT_##e,
 enum prdma_qp_counter {

@@ -248,6 +248,13 @@ struct roce_key {
 	struct prdma_mw *mw;
 	uint32_t mw_qpn;          /* type 2 MW: the QP it is bound to */
 	uint32_t binds;           /* MR: windows bound to it */
+	/*
+	 * Bumped whenever the key stops granting what it granted (dereg,
+	 * dealloc, invalidate, bind, unbind), never reset: a responder that
+	 * checked the key on a WRITE's FIRST packet re-checks only this on
+	 * the MIDDLE/LAST packets.
+	 */
+	uint32_t gen;
 };
 
 struct roce_mr {
@@ -274,6 +281,14 @@ int roce_key_check(struct roce_dev *dev, uint32_t key, struct prdma_pd *pd,
 /* Invalidate a key (LOCAL_INV, SEND_WITH_INV); 0 or -EINVAL. */
 int roce_key_invalidate(struct roce_dev *dev, uint32_t key, struct prdma_pd *pd,
 			uint32_t qpn);
+/*
+ * SEND_WITH_INV from the peer: only a type 2 window bound to @qpn may be
+ * invalidated remotely, never a region from prdma_mr_reg (the IBA allows
+ * remote invalidation of type 2 windows and fast-register MRs only, and
+ * Linux rxe refuses the rest too); 0 or -EINVAL.
+ */
+int roce_key_invalidate_remote(struct roce_dev *dev, uint32_t key,
+			       struct prdma_pd *pd, uint32_t qpn);
 struct roce_qp;
 struct roce_swqe;
 /* Execute a BIND_MW work request; returns a completion status. */
@@ -531,6 +546,8 @@ struct roce_qp {
 	uint32_t wr_rkey;
 	uint32_t wr_resid;
 	uint32_t wr_len;
+	struct roce_key *wr_key;  /* key slot of the WRITE in progress */
+	uint32_t wr_gen;          /* its generation when FIRST was checked */
 	/* Sized from max_dest_rd_atomic (grown by modify, never shrunk), in one
 	 * block: most QPs answer no READs and need a few entries, not 64. */
 	struct roce_res *res;     /* res_cap entries */

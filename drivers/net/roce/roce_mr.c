@@ -29,8 +29,10 @@ key_alloc(struct roce_dev *dev, uint8_t kind)
 		if (dev->keys[slot].kind == ROCE_KEY_FREE) {
 			struct roce_key *k = &dev->keys[slot];
 			uint8_t last = k->last_byte;
+			uint32_t gen = k->gen;
 
 			memset(k, 0, sizeof(*k));
+			k->gen = gen + 1;
 			do {
 				b = (uint8_t)prdma_random32();
 			} while (b == last);
@@ -92,6 +94,7 @@ roce_mr_dereg(struct prdma_mr *pmr)
 	}
 	k->kind = ROCE_KEY_FREE;
 	k->valid = 0;
+	k->gen++;  /* a WRITE in progress through it stops here */
 	dev->nb_mr--;
 	roce_engine_unlock(dev);
 	return 0;
@@ -134,6 +137,7 @@ mw_unbind(struct roce_dev *dev, struct roce_key *k)
 	k->valid = 0;
 	k->mr = NULL;
 	k->length = 0;
+	k->gen++;  /* a WRITE in progress through it stops here */
 }
 
 int
@@ -146,6 +150,7 @@ roce_mw_dealloc(struct prdma_mw *pmw)
 	roce_engine_lock(dev);
 	mw_unbind(dev, k);
 	k->kind = ROCE_KEY_FREE;
+	k->gen++;
 	dev->nb_mw--;
 	roce_engine_unlock(dev);
 	return 0;
@@ -218,7 +223,20 @@ roce_key_invalidate(struct roce_dev *dev, uint32_t key, struct prdma_pd *pd,
 	if (!k->valid)
 		return -EINVAL;
 	k->valid = 0;
+	k->gen++;
 	return 0;
+}
+
+int
+roce_key_invalidate_remote(struct roce_dev *dev, uint32_t key, struct prdma_pd *pd,
+			   uint32_t qpn)
+{
+	struct roce_key *k = roce_key_get(dev, key);
+
+	/* A region from prdma_mr_reg is the owner's to revoke, not a peer's. */
+	if (k == NULL || k->kind != ROCE_KEY_MW)
+		return -EINVAL;
+	return roce_key_invalidate(dev, key, pd, qpn);
 }
 
 int

@@ -395,11 +395,17 @@ send_write(struct roce_qp *qp, struct roce_pkt *pkt, enum prdma_event_type *ev)
 			return st == PRDMA_WC_LOC_LEN_ERR ? ROCE_NAK_INV_REQ : ROCE_NAK_REM_OP;
 		}
 		if (f & ROCE_F_LAST) {
+			/*
+			 * A key the peer may not invalidate (a region, a type 1
+			 * window, another QP's window): the receive completes
+			 * in error, the requester gets an invalid request NAK
+			 * and the QP goes to ERR, as IBA and Linux rxe do.
+			 */
 			if ((f & ROCE_F_IETH) &&
-			    roce_key_invalidate(qp->rdev, pkt->ext.ieth, qp->base.pd,
-						qp->base.qp_num) < 0) {
-				recv_wc(qp, PRDMA_WC_LOC_QP_OP_ERR, PRDMA_WC_RECV, qp->rcv_off,
-					NULL);
+			    roce_key_invalidate_remote(qp->rdev, pkt->ext.ieth, qp->base.pd,
+						       qp->base.qp_num) < 0) {
+				recv_wc(qp, PRDMA_WC_REM_INV_REQ_ERR, PRDMA_WC_RECV,
+					qp->rcv_off, NULL);
 				*ev = PRDMA_EVENT_MAX;
 				return ROCE_NAK_INV_REQ;
 			}
@@ -412,6 +418,16 @@ send_write(struct roce_qp *qp, struct roce_pkt *pkt, enum prdma_event_type *ev)
 		return 0;
 	}
 	/* WRITE */
+	if (!(f & ROCE_F_FIRST) && qp->wr_key != NULL &&
+	    unlikely(qp->wr_key->gen != qp->wr_gen)) {
+		/*
+		 * The key this WRITE was checked against on its FIRST packet
+		 * was deregistered, invalidated, rebound or deallocated since:
+		 * not one more byte lands.
+		 */
+		*ev = PRDMA_EVENT_QP_ACCESS_ERR;
+		return ROCE_NAK_REM_ACCESS;
+	}
 	if (f & ROCE_F_FIRST) {
 		if (!(qp->access & PRDMA_ACCESS_REMOTE_WRITE)) {
 			*ev = PRDMA_EVENT_QP_ACCESS_ERR;
@@ -421,13 +437,16 @@ send_write(struct roce_qp *qp, struct roce_pkt *pkt, enum prdma_event_type *ev)
 		    ((f & ROCE_F_LAST) && pkt->ext.dma_len != pkt->paylen) ||
 		    (!(f & ROCE_F_LAST) && pkt->ext.dma_len <= qp->mtu))
 			return ROCE_NAK_INV_REQ;
+		qp->wr_key = NULL;
 		if (pkt->ext.dma_len != 0 &&
 		    roce_key_check(qp->rdev, pkt->ext.rkey, qp->base.pd, qp->base.qp_num,
 				   pkt->ext.va, pkt->ext.dma_len,
-				   PRDMA_ACCESS_REMOTE_WRITE, 1, NULL) < 0) {
+				   PRDMA_ACCESS_REMOTE_WRITE, 1, &qp->wr_key) < 0) {
 			*ev = PRDMA_EVENT_QP_ACCESS_ERR;
 			return ROCE_NAK_REM_ACCESS;
 		}
+		if (qp->wr_key != NULL)
+			qp->wr_gen = qp->wr_key->gen;
 		qp->wr_va = pkt->ext.va;
 		qp->wr_rkey = pkt->ext.rkey;
 		qp->wr_resid = pkt->ext.dma_len;
@@ -557,6 +576,8 @@ uc_rx(struct roce_qp *qp, struct roce_pkt *pkt)
 	}
 	if (ret == ROCE_AETH_RNR_NAK)
 		qp->rdev->st.drop.ud_no_wqe++;
+	else if (ret == ROCE_NAK_REM_ACCESS)
+		qp->cnt[PRDMA_QP_CNT_ACCESS_DROPS]++;
 	/* UC drops the message; a local receive error also ends the QP. */
 	qp->uc_drop = 1;
 	qp->resp_op = 0;
