@@ -433,6 +433,35 @@ test_qp_connect_trace(void **state)
 	}
 }
 
+/*
+ * F6: the EQ is polled; an ARMED EQ would raise an interrupt on the first
+ * event (the port-change of INIT_PORT) that nothing clears.
+ */
+static void
+test_eq_raises_no_interrupt(void **state)
+{
+	struct hermon_model *m = model("tri", 2, 0, false);
+	struct hermon_model_state st;
+	struct prdma_port_attr pa;
+	struct prdma_dev *dev;
+	int id;
+
+	(void)state;
+	id = probe("tri");
+	assert_true(id >= 0);
+	dev = prdma_dev_open((uint16_t)id);
+	assert_non_null(dev);
+	/* the port-change events were written and taken */
+	assert_int_equal(prdma_port_query(dev, 1, &pa), 0);
+	assert_int_equal(pa.state, PRDMA_PORT_ACTIVE);
+	hermon_model_get_state(m, &st);
+	assert_int_equal(st.interrupts, 0);
+	assert_int_equal(st.eq_overflows, 0);
+	prdma_dev_close(dev);
+	assert_int_equal(prdma_dev_remove((uint16_t)id), 0);
+	hermon_model_put(m);
+}
+
 int
 main(void)
 {
@@ -444,6 +473,7 @@ main(void)
 		cmocka_unit_test(test_uars_from_dev_cap),
 		cmocka_unit_test(test_eq_past_reserved_uars),
 		cmocka_unit_test(test_qp_connect_trace),
+		cmocka_unit_test(test_eq_raises_no_interrupt),
 	};
 
 	if (t_eal_init() < 0)
