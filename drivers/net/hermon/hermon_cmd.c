@@ -456,6 +456,14 @@ hermon_cmd_query_qp(struct hermon_cmd *c, uint32_t qpn,
 }
 
 int
+hermon_cmd_set_port_eth(struct hermon_cmd *c, uint8_t port, uint8_t selector,
+			const void *in, size_t len)
+{
+	return cmd_run(c, in, len, NULL, 0, 0, port | ((uint32_t)selector << 8), 1,
+		       HERMON_CMD_SET_PORT, NULL);
+}
+
+int
 hermon_cmd_set_port_gids(struct hermon_cmd *c, uint8_t port, bool eth,
 			 const struct hermon_gid_table_mbox *in)
 {

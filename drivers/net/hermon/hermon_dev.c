@@ -34,6 +34,11 @@ hermon_ports_init(struct hermon_dev *hd)
 		ret = hermon_port_type(hd, p);
 		if (ret < 0)
 			goto err;
+		if (port->type == HERMON_PORT_TYPE_ETH) {
+			ret = hermon_port_eth_setup(hd, p);
+			if (ret < 0)
+				goto err;
+		}
 		port->state = PRDMA_PORT_DOWN;
 		ret = hermon_cmd_init_port(&hd->cmd, p);
 		if (ret < 0)

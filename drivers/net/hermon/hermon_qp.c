@@ -353,10 +353,13 @@ qp_apply(struct hermon_qp *qp, const struct prdma_qp_attr *a, uint32_t mask)
 	 * mlx4_en en_resources.c likewise).
 	 */
 	if (qp->attr.port_num >= 1 && qp->attr.port_num <= hd->caps.num_ports &&
-	    hd->port[qp->attr.port_num - 1].type == HERMON_PORT_TYPE_ETH)
+	    hd->port[qp->attr.port_num - 1].type == HERMON_PORT_TYPE_ETH) {
 		hermon_path_set_link_type(HERMON_NESTED(&qp->qpc, queue_pair_ee_context_entry,
 							primary_address_path, address_path),
 					  HERMON_PATH_LINK_TYPE_ETH);
+		/* F11: the source MAC is the port's MAC-table entry */
+		QPC(primary_address_path.my_lid_smac_idx, HERMON_PORT_SMAC_INDEX);
+	}
 	return opt;
 }
 

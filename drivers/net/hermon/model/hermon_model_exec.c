@@ -548,10 +548,19 @@ hm_grh(struct hm_qp *q, const struct hm_wqe *x, uint8_t out[HM_GRH])
 static bool
 hm_wire_ok(const struct hm_qp *q)
 {
-	return q->m->conf.port_type != HERMON_PORT_TYPE_ETH ||
-		hermon_path_link_type(HERMON_NESTED(q->ctx, queue_pair_ee_context_entry,
-						    primary_address_path, address_path)) ==
-		HERMON_PATH_LINK_TYPE_ETH;
+	const struct hermon_prm_address_path *p =
+		HERMON_NESTED(q->ctx, queue_pair_ee_context_entry,
+			      primary_address_path, address_path);
+	uint32_t port = (HERMON_GET(p, address_path, sched_queue) >> 6) & 1;
+
+	if (q->m->conf.port_type != HERMON_PORT_TYPE_ETH)
+		return true;
+	if (hermon_path_link_type(p) != HERMON_PATH_LINK_TYPE_ETH)
+		return false;
+	/* F11: the source MAC comes from the port's MAC table (Linux
+	 * registers it before any RoCE QP uses the port) */
+	return port < q->m->conf.ports &&
+		q->m->mac_valid[port][HERMON_GET(p, address_path, my_lid_smac_idx)];
 }
 
 /* Find the responder QP for @x; -1 when nothing answers at that address. */

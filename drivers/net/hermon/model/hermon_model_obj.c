@@ -575,7 +575,27 @@ hm_port_cmd(struct hermon_model *m, struct hm_cmd *c)
 			    (uint32_t)mac[3] << 16 | (uint32_t)mac[4] << 8 | mac[5]);
 		return HERMON_STAT_OK;
 	}
-	/* SET_PORT: only the GID table carries state the model uses */
+	/* SET_PORT: the GID table, and an Ethernet port's MAC table and MTU */
+	if (c->op_mod == 1 && sel == HERMON_SET_PORT_MAC_TABLE) {
+		const struct hermon_mac_table_mbox *t = hm_dma_ptr(c->in_param,
+								   sizeof(*t));
+
+		if (t == NULL)
+			return HERMON_STAT_INTERNAL_ERR;
+		for (i = 0; i < HERMON_MAC_TABLE_LEN; i++)
+			m->mac_valid[port - 1][i] = HERMON_GET(&t->mac[i], mac_entry, v);
+		return HERMON_STAT_OK;
+	}
+	if (c->op_mod == 1 && sel == HERMON_SET_PORT_GENERAL) {
+		const struct hermon_prm_set_port_general *g =
+			hm_dma_ptr(c->in_param, sizeof(*g));
+
+		if (g == NULL)
+			return HERMON_STAT_INTERNAL_ERR;
+		if (HERMON_GET(g, set_port_general, v_mtu))
+			m->port_mtu[port - 1] = (uint16_t)HERMON_GET(g, set_port_general, mtu);
+		return HERMON_STAT_OK;
+	}
 	if (sel == HERMON_SET_PORT_GID_TABLE) {
 		const struct hermon_gid_table_mbox *t = hm_dma_ptr(c->in_param,
 								   sizeof(*t));
