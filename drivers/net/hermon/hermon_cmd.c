@@ -404,7 +404,7 @@ hermon_cmd_query_cq(struct hermon_cmd *c, uint32_t cqn,
 
 int
 hermon_cmd_resize_cq(struct hermon_cmd *c, uint32_t cqn,
-		     const struct hermon_prm_resize_cq *in)
+		     const struct hermon_prm_completion_queue_context *in)
 {
 	/* MODIFY_CQ op_mod 0 is the resize */
 	return cmd_run(c, in, sizeof(*in), NULL, 0, 0, cqn, 0, HERMON_CMD_MODIFY_CQ,

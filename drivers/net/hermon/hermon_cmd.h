@@ -106,8 +106,9 @@ int hermon_cmd_sw2hw_cq(struct hermon_cmd *c, uint32_t cqn,
 int hermon_cmd_hw2sw_cq(struct hermon_cmd *c, uint32_t cqn);
 int hermon_cmd_query_cq(struct hermon_cmd *c, uint32_t cqn,
 			struct hermon_prm_completion_queue_context *out);
+/* MODIFY_CQ op_mod 0: the new ring in a CQ context (Linux mlx4_cq_resize) */
 int hermon_cmd_resize_cq(struct hermon_cmd *c, uint32_t cqn,
-			 const struct hermon_prm_resize_cq *in);
+			 const struct hermon_prm_completion_queue_context *in);
 int hermon_cmd_sw2hw_srq(struct hermon_cmd *c, uint32_t srqn,
 			 const struct hermon_prm_srq_context *in);
 int hermon_cmd_hw2sw_srq(struct hermon_cmd *c, uint32_t srqn);

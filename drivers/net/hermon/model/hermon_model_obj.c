@@ -223,11 +223,11 @@ hm_cq_own_all(struct hermon_model *m, const struct hermon_prm_completion_queue_c
 
 static uint8_t
 hm_cq_resize(struct hermon_model *m, struct hermon_prm_completion_queue_context *ctx,
-	     const struct hermon_prm_resize_cq *rs, uint32_t cqn)
+	     const struct hermon_prm_completion_queue_context *rs, uint32_t cqn)
 {
 	struct hermon_prm_completion_queue_context nq;
 	struct hermon_prm_completion_queue_entry marker;
-	uint32_t log = HERMON_GET(rs, resize_cq, log_cq_size);
+	uint32_t log = HERMON_GET(rs, completion_queue_context, log_cq_size);
 	uint32_t pi = HERMON_GET(ctx, completion_queue_context, producer_counter);
 	uint32_t ci;
 	const uint32_t *db;
@@ -245,11 +245,12 @@ hm_cq_resize(struct hermon_model *m, struct hermon_prm_completion_queue_context 
 	nq = *ctx;
 	HERMON_FILL(&nq, completion_queue_context, log_cq_size, log);
 	HERMON_FILL(&nq, completion_queue_context, page_offset,
-		    HERMON_GET(rs, resize_cq, page_offset));
+		    HERMON_GET(rs, completion_queue_context, page_offset));
 	HERMON_FILL(&nq, completion_queue_context, log2_page_size,
-		    HERMON_GET(rs, resize_cq, log2_page_size));
+		    HERMON_GET(rs, completion_queue_context, log2_page_size));
 	HERMON_FILL64(&nq, completion_queue_context, mtt_base_addr_h, mtt_base_addr_l,
-		      HERMON_GET64(rs, resize_cq, mtt_base_addr_h, mtt_base_addr_l));
+		      HERMON_GET64(rs, completion_queue_context, mtt_base_addr_h,
+				   mtt_base_addr_l));
 	/* the driver prepared the new ring's owner bits: it is not touched */
 	if (!hm_cq_mapped(m, &nq, log))
 		return HERMON_STAT_BAD_PARAM;
@@ -318,7 +319,8 @@ hm_cq_cmd(struct hermon_model *m, struct hm_cmd *c)
 		if (!rt->hw)
 			return HERMON_STAT_BAD_RES_STATE;
 		if (c->op_mod == 0) {
-			const struct hermon_prm_resize_cq *rs =
+			/* the new ring in a CQ context, as Linux sends it */
+			const struct hermon_prm_completion_queue_context *rs =
 				hm_dma_ptr(c->in_param, sizeof(*rs));
 
 			if (rs == NULL)
