@@ -206,7 +206,8 @@ hermon_dev_query(struct prdma_dev *dev, struct prdma_dev_attr *attr)
 	attr->max_srq = lim((uint8_t)t[HERMON_ICM_SRQC].log_num) - lim(c->log2_rsvd_srqs);
 	attr->max_srq_wr = lim(c->log_max_srq_sz) - 1;
 	attr->max_srq_sge = c->max_sg_rq;
-	attr->max_qp_rd_atom = lim(c->log_max_ra_res_qp);
+	/* F15: what the RDMARC table holds per QP (Linux: 1 << rdmarc_shift) */
+	attr->max_qp_rd_atom = 1u << hd->icm.log_rd_per_qp;
 	attr->max_qp_init_rd_atom = lim(c->log_max_ra_req_qp);
 	attr->max_res_rd_atom = attr->max_qp_rd_atom * attr->max_qp;
 	attr->max_pkeys = lim(c->log_max_pkey);

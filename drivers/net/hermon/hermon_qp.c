@@ -388,6 +388,12 @@ hermon_qp_modify(struct prdma_qp *pqp, const struct prdma_qp_attr *attr, uint32_
 	uint32_t opt;
 	int ret;
 
+	/* F15: no more responder resources than the RDMARC table holds */
+	if ((mask & PRDMA_QP_MAX_DEST_RD_ATOMIC) &&
+	    attr->max_dest_rd_atomic > (1u << hd->icm.log_rd_per_qp)) {
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
 	save.c = qp->qpc;
 	opt = qp_apply(qp, attr, mask);
 	if (next == PRDMA_QPS_RESET) {

@@ -523,6 +523,10 @@ hm_qp_cmd(struct hermon_model *m, struct hm_cmd *c)
 		    HERMON_GET(in, queue_pair_ee_context_entry, local_qpn_een) != qpn)
 			return HERMON_STAT_BAD_PARAM;
 	}
+	/* more responder contexts than INIT_HCA gave each QP would use the
+	 * next QP's RDMARC entries */
+	if (HERMON_GET(in, queue_pair_ee_context_entry, rra_max) > m->layout.log_rd)
+		return HERMON_STAT_BAD_PARAM;
 	/* runtime the device owns survives a transition */
 	sqc = QPC(sq_wqe_counter);
 	rqc = QPC(rq_wqe_counter);
