@@ -339,7 +339,7 @@ test_wrappers_and_refusals(void **state)
 	/* QUERY_EQ reads back the context the model keeps in ICM */
 	assert_int_equal(hermon_cmd_query_eq(&hd->cmd, hd->eq.eqn, &eqc), 0);
 	assert_int_equal(HERMON_GET(&eqc, eqc, log_eq_size), hd->eq.log_size);
-	assert_int_equal(HERMON_GET(&eqc, eqc, st), HERMON_EQ_ST_ARMED);
+	assert_int_equal(HERMON_GET(&eqc, eqc, st), HERMON_EQ_ST_FIRED);
 	assert_int_equal(hermon_model_fault_status(m, HERMON_CMD_QUERY_EQ,
 						   HERMON_STAT_BAD_INDEX, 1), 0);
 	assert_int_equal(hermon_cmd_query_eq(&hd->cmd, hd->eq.eqn, &eqc), -ERANGE);

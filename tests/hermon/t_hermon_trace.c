@@ -433,6 +433,110 @@ test_qp_connect_trace(void **state)
 	}
 }
 
+/*
+ * F6: the EQ is polled; an ARMED EQ would raise an interrupt on the first
+ * event (the port-change of INIT_PORT) that nothing clears.
+ */
+static void
+test_eq_raises_no_interrupt(void **state)
+{
+	struct hermon_model *m = model("tri", 2, 0, false);
+	struct hermon_model_state st;
+	struct prdma_port_attr pa;
+	struct prdma_dev *dev;
+	int id;
+
+	(void)state;
+	id = probe("tri");
+	assert_true(id >= 0);
+	dev = prdma_dev_open((uint16_t)id);
+	assert_non_null(dev);
+	/* the port-change events were written and taken */
+	assert_int_equal(prdma_port_query(dev, 1, &pa), 0);
+	assert_int_equal(pa.state, PRDMA_PORT_ACTIVE);
+	hermon_model_get_state(m, &st);
+	assert_int_equal(st.interrupts, 0);
+	assert_int_equal(st.eq_overflows, 0);
+	prdma_dev_close(dev);
+	assert_int_equal(prdma_dev_remove((uint16_t)id), 0);
+	hermon_model_put(m);
+}
+
+/*
+ * F15: the responder resources a QP may ask for are the RDMARC entries
+ * INIT_HCA gave it; the advertised max_qp_rd_atom is accepted, one more is
+ * refused (the model refuses rra_max beyond log_num_rd).
+ */
+static void
+test_rd_atomic_limit(void **state)
+{
+	struct hermon_model *m = model("trr", 1, 0, false);
+	struct prdma_qp_init_attr ia;
+	struct prdma_cq_init_attr ca;
+	struct prdma_dev_attr da;
+	struct prdma_qp_attr a;
+	struct prdma_dev *dev;
+	struct prdma_pd *pd;
+	struct prdma_cq *cq;
+	struct prdma_qp *qp;
+	union prdma_gid gid;
+	int id;
+
+	(void)state;
+	id = probe("trr");
+	assert_true(id >= 0);
+	dev = prdma_dev_open((uint16_t)id);
+	assert_int_equal(prdma_dev_query(dev, &da), 0);
+	assert_int_equal(prdma_gid_query(dev, 1, 0, &gid), 0);
+	pd = prdma_pd_alloc(dev);
+	memset(&ca, 0, sizeof(ca));
+	ca.cqe = 16;
+	cq = prdma_cq_create(dev, &ca);
+	assert_non_null(cq);
+	memset(&ia, 0, sizeof(ia));
+	ia.qp_type = PRDMA_QPT_RC;
+	ia.send_cq = cq;
+	ia.recv_cq = cq;
+	ia.cap.max_send_wr = 4;
+	ia.cap.max_recv_wr = 4;
+	ia.cap.max_send_sge = 1;
+	ia.cap.max_recv_sge = 1;
+	qp = prdma_qp_create(pd, &ia);
+	assert_non_null(qp);
+	memset(&a, 0, sizeof(a));
+	a.qp_state = PRDMA_QPS_INIT;
+	a.port_num = 1;
+	a.qp_access_flags = PRDMA_ACCESS_REMOTE_READ;
+	assert_int_equal(prdma_qp_modify(qp, &a, PRDMA_QP_STATE | PRDMA_QP_PKEY_INDEX |
+					 PRDMA_QP_PORT | PRDMA_QP_ACCESS_FLAGS), 0);
+	memset(&a, 0, sizeof(a));
+	a.qp_state = PRDMA_QPS_RTR;
+	a.path_mtu = PRDMA_MTU_1024;
+	a.dest_qp_num = qp->qp_num;
+	a.ah_attr.dgid = gid;
+	a.ah_attr.port_num = 1;
+	a.min_rnr_timer = 1;
+	if (da.max_qp_rd_atom < 16) {
+		a.max_dest_rd_atomic = (uint8_t)(da.max_qp_rd_atom + 1);
+		assert_int_equal(prdma_qp_modify(qp, &a, PRDMA_QP_STATE | PRDMA_QP_AV |
+						 PRDMA_QP_PATH_MTU | PRDMA_QP_DEST_QPN |
+						 PRDMA_QP_RQ_PSN |
+						 PRDMA_QP_MAX_DEST_RD_ATOMIC |
+						 PRDMA_QP_MIN_RNR_TIMER), -EINVAL);
+	}
+	a.max_dest_rd_atomic = (uint8_t)da.max_qp_rd_atom;
+	assert_int_equal(prdma_qp_modify(qp, &a, PRDMA_QP_STATE | PRDMA_QP_AV |
+					 PRDMA_QP_PATH_MTU | PRDMA_QP_DEST_QPN |
+					 PRDMA_QP_RQ_PSN | PRDMA_QP_MAX_DEST_RD_ATOMIC |
+					 PRDMA_QP_MIN_RNR_TIMER), 0);
+	assert_int_equal(prdma_qp_destroy(qp), 0);
+	assert_int_equal(prdma_cq_destroy(cq), 0);
+	assert_int_equal(prdma_pd_free(pd), 0);
+	prdma_dev_close(dev);
+	assert_int_equal(prdma_dev_remove((uint16_t)id), 0);
+	hermon_model_put(m);
+}
+
 int
 main(void)
 {
@@ -444,6 +548,8 @@ main(void)
 		cmocka_unit_test(test_uars_from_dev_cap),
 		cmocka_unit_test(test_eq_past_reserved_uars),
 		cmocka_unit_test(test_qp_connect_trace),
+		cmocka_unit_test(test_eq_raises_no_interrupt),
+		cmocka_unit_test(test_rd_atomic_limit),
 	};
 
 	if (t_eal_init() < 0)

@@ -404,7 +404,7 @@ hermon_cmd_query_cq(struct hermon_cmd *c, uint32_t cqn,
 
 int
 hermon_cmd_resize_cq(struct hermon_cmd *c, uint32_t cqn,
-		     const struct hermon_prm_resize_cq *in)
+		     const struct hermon_prm_completion_queue_context *in)
 {
 	/* MODIFY_CQ op_mod 0 is the resize */
 	return cmd_run(c, in, sizeof(*in), NULL, 0, 0, cqn, 0, HERMON_CMD_MODIFY_CQ,
@@ -453,6 +453,14 @@ hermon_cmd_query_qp(struct hermon_cmd *c, uint32_t qpn,
 {
 	return cmd_run(c, NULL, 0, out, sizeof(*out), 0, qpn, 0, HERMON_CMD_QUERY_QP,
 		       NULL);
+}
+
+int
+hermon_cmd_set_port_eth(struct hermon_cmd *c, uint8_t port, uint8_t selector,
+			const void *in, size_t len)
+{
+	return cmd_run(c, in, len, NULL, 0, 0, port | ((uint32_t)selector << 8), 1,
+		       HERMON_CMD_SET_PORT, NULL);
 }
 
 int

@@ -106,8 +106,9 @@ int hermon_cmd_sw2hw_cq(struct hermon_cmd *c, uint32_t cqn,
 int hermon_cmd_hw2sw_cq(struct hermon_cmd *c, uint32_t cqn);
 int hermon_cmd_query_cq(struct hermon_cmd *c, uint32_t cqn,
 			struct hermon_prm_completion_queue_context *out);
+/* MODIFY_CQ op_mod 0: the new ring in a CQ context (Linux mlx4_cq_resize) */
 int hermon_cmd_resize_cq(struct hermon_cmd *c, uint32_t cqn,
-			 const struct hermon_prm_resize_cq *in);
+			 const struct hermon_prm_completion_queue_context *in);
 int hermon_cmd_sw2hw_srq(struct hermon_cmd *c, uint32_t srqn,
 			 const struct hermon_prm_srq_context *in);
 int hermon_cmd_hw2sw_srq(struct hermon_cmd *c, uint32_t srqn);
@@ -120,6 +121,9 @@ int hermon_cmd_qp_modify(struct hermon_cmd *c, uint16_t opcode, uint32_t in_mod,
 			 uint8_t op_mod, const struct hermon_prm_qp_ee_state_transitions *in);
 int hermon_cmd_query_qp(struct hermon_cmd *c, uint32_t qpn,
 			struct hermon_prm_qp_ee_state_transitions *out);
+/* SET_PORT(op_mod 1 = Ethernet, in_mod = port | selector << 8) */
+int hermon_cmd_set_port_eth(struct hermon_cmd *c, uint8_t port, uint8_t selector,
+			    const void *in, size_t len);
 int hermon_cmd_set_port_gids(struct hermon_cmd *c, uint8_t port, bool eth,
 			     const struct hermon_gid_table_mbox *in);
 int hermon_cmd_query_port(struct hermon_cmd *c, uint8_t port,

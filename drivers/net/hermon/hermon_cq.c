@@ -143,7 +143,7 @@ hermon_cq_resize(struct prdma_cq *pcq, uint32_t cqe)
 	struct hermon_cq *cq = (struct hermon_cq *)pcq;
 	struct hermon_dev *hd = cq->hd;
 	struct hermon_queue_mem nm, om;
-	struct hermon_prm_resize_cq rs;
+	struct hermon_prm_completion_queue_context rs;
 	uint32_t log = RTE_MAX(log2_ceil(cqe), 1u), n, queued = 0, i, nmask, base;
 	uint64_t *nstash;
 	uint8_t *nok, *nbuf;
@@ -181,9 +181,15 @@ hermon_cq_resize(struct prdma_cq *pcq, uint32_t cqe)
 		nbuf[(size_t)i * CQE_SZ + 31] = (uint8_t)((((idx >> log) & 1) ^ 1) << 7);
 	}
 	memset(&rs, 0, sizeof(rs));
-	HERMON_FILL(&rs, resize_cq, log_cq_size, log);
-	HERMON_FILL(&rs, resize_cq, log2_page_size, 0);
-	HERMON_FILL64(&rs, resize_cq, mtt_base_addr_h, mtt_base_addr_l,
+	/*
+	 * F14: the same CQ-context layout as SW2HW_CQ (Linux mlx4_cq_resize:
+	 * logsize at 0x0c, log_page_size 0x18, MTT address 0x1b/0x1c); the
+	 * iPXE PRM's resize_cq struct, which iPXE never issues, puts them
+	 * elsewhere.
+	 */
+	HERMON_FILL(&rs, completion_queue_context, log_cq_size, log);
+	HERMON_FILL(&rs, completion_queue_context, log2_page_size, 0);
+	HERMON_FILL64(&rs, completion_queue_context, mtt_base_addr_h, mtt_base_addr_l,
 		      (uint64_t)nm.mtt * hd->caps.mtt_entry_sz);
 	ret = hermon_cmd_resize_cq(&hd->cmd, cq->cqn, &rs);
 	if (ret < 0)

@@ -34,6 +34,11 @@ hermon_ports_init(struct hermon_dev *hd)
 		ret = hermon_port_type(hd, p);
 		if (ret < 0)
 			goto err;
+		if (port->type == HERMON_PORT_TYPE_ETH) {
+			ret = hermon_port_eth_setup(hd, p);
+			if (ret < 0)
+				goto err;
+		}
 		port->state = PRDMA_PORT_DOWN;
 		ret = hermon_cmd_init_port(&hd->cmd, p);
 		if (ret < 0)
@@ -201,7 +206,8 @@ hermon_dev_query(struct prdma_dev *dev, struct prdma_dev_attr *attr)
 	attr->max_srq = lim((uint8_t)t[HERMON_ICM_SRQC].log_num) - lim(c->log2_rsvd_srqs);
 	attr->max_srq_wr = lim(c->log_max_srq_sz) - 1;
 	attr->max_srq_sge = c->max_sg_rq;
-	attr->max_qp_rd_atom = lim(c->log_max_ra_res_qp);
+	/* F15: what the RDMARC table holds per QP (Linux: 1 << rdmarc_shift) */
+	attr->max_qp_rd_atom = 1u << hd->icm.log_rd_per_qp;
 	attr->max_qp_init_rd_atom = lim(c->log_max_ra_req_qp);
 	attr->max_res_rd_atom = attr->max_qp_rd_atom * attr->max_qp;
 	attr->max_pkeys = lim(c->log_max_pkey);

@@ -193,6 +193,8 @@ int hermon_eq_poll(struct hermon_dev *hd);
 int hermon_ports_init(struct hermon_dev *hd);
 /* hermon_port.c: QUERY_PORT, then the link type (sensed only if VPI). */
 int hermon_port_type(struct hermon_dev *hd, uint8_t port);
+/* hermon_port.c: an Ethernet port's MAC table and MTU, before INIT_PORT. */
+int hermon_port_eth_setup(struct hermon_dev *hd, uint8_t port);
 void hermon_ports_close(struct hermon_dev *hd);
 
 #endif /* HERMON_DEV_H */

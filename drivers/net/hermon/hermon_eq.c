@@ -86,7 +86,14 @@ hermon_eq_create(struct hermon_dev *hd)
 	if (ret < 0)
 		goto err_mtt;
 	memset(&eqc, 0, sizeof(eqc));
-	HERMON_FILL(&eqc, eqc, st, HERMON_EQ_ST_ARMED);
+	/*
+	 * F6: polled, never interrupting: the EQ starts "fired" (it raises no
+	 * interrupt until armed, and the PMD never arms it) and ignores
+	 * overflow, as iPXE hermon_create_eq does. ARMED would raise an
+	 * interrupt nobody clears.
+	 */
+	HERMON_FILL(&eqc, eqc, st, HERMON_EQ_ST_FIRED);
+	HERMON_FILL(&eqc, eqc, oi, 1);
 	HERMON_FILL(&eqc, eqc, log_eq_size, eq->log_size);
 	HERMON_FILL(&eqc, eqc, log2_page_size, 0);
 	HERMON_FILL(&eqc, eqc, page_offset, 0);

@@ -318,7 +318,7 @@ put_segs_other(uint8_t *w, const struct prdma_send_wr *wr, enum hermon_wr_kind k
 		memcpy(w + 16, &ah->av, 32);
 		put32(w + 48, wr->wr.ud.remote_qpn & 0xffffff);
 		put32(w + 52, wr->wr.ud.remote_qkey);
-		put64(w + 56, 0);
+		memcpy(w + 56, ah->l2, 8);
 		return 64;
 	case WK_BIND:
 		put_bind(w + 16, wr);

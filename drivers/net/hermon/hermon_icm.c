@@ -28,7 +28,7 @@
 #define HERMON_PROFILE_LOG_MPT     12
 #define HERMON_PROFILE_LOG_MTT     14
 #define HERMON_PROFILE_LOG_MCG     8
-#define HERMON_PROFILE_LOG_RD      2     /* RDMA read/atomic contexts per QP */
+#define HERMON_PROFILE_LOG_RD      4     /* RDMA read/atomic contexts per QP */
 #define HERMON_MGM_ENTRY_SIZE      HERMON_PRM_SIZE(mgm_entry)
 #define HERMON_ICM_MAX_ALIGN       (1u << 21)
 
@@ -161,7 +161,8 @@ icm_layout(struct hermon_dev *hd)
 		rte_errno = ENOSPC;
 		return -ENOSPC;
 	}
-	icm->log_rd_per_qp = HERMON_PROFILE_LOG_RD;
+	icm->log_rd_per_qp = RTE_MIN((uint32_t)HERMON_PROFILE_LOG_RD,
+				     (uint32_t)c->log_max_ra_res_qp);
 	for (i = 0; i < HERMON_ICM_NB; i++)
 		t[i].name = icm_names[i];
 #define SET(id, lg, esz) do { t[id].log_num = (lg); t[id].entry_sz = (esz); \

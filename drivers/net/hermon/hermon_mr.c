@@ -277,6 +277,12 @@ ah_fill(struct hermon_ah *a, const struct prdma_ah_attr *at)
 	HERMON_FILL(av, ud_address_vector, rgid_95_64, rte_be_to_cpu_32(w[1]));
 	HERMON_FILL(av, ud_address_vector, rgid_63_32, rte_be_to_cpu_32(w[2]));
 	HERMON_FILL(av, ud_address_vector, rgid_31_0, rte_be_to_cpu_32(w[3]));
+	/* F12: the frame's DMAC travels in the datagram segment (no VLAN) */
+	memset(a->l2, 0, sizeof(a->l2));
+	if (hd->port[at->port_num - 1].type == HERMON_PORT_TYPE_ETH &&
+	    hermon_l2_dmac(at, a->l2 + 2) < 0)
+		HERMON_LOG(DEBUG, "%s: AH: no DMAC for a routable GID; pass "
+			   "PRDMA_AH_F_DMAC", hd->pdev->name);
 	return 0;
 }
 

@@ -37,7 +37,12 @@ struct hermon_mw {
 struct hermon_ah {
 	struct prdma_ah pub;
 	struct hermon_prm_ud_address_vector av;
+	/* bytes 40-47 of the datagram segment: VLAN (BE) and DMAC (F12) */
+	uint8_t l2[8];
 };
+
+/* hermon_l2.c: 0 and the DMAC of @at, or -1 (zero MAC) if unknown. */
+int hermon_l2_dmac(const struct prdma_ah_attr *at, uint8_t mac[6]);
 
 struct hermon_qp;
 

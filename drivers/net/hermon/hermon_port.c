@@ -81,6 +81,48 @@ hermon_port_type(struct hermon_dev *hd, uint8_t p)
 	return 0;
 }
 
+/*
+ * F11: what Linux does for an Ethernet port before INIT_PORT (mlx4_en
+ * mlx4_en_start_port; mlx4_ib _mlx4_set_path -> mlx4_register_mac): the
+ * port MAC in entry 0 of the port's MAC table (the QPs' path SMAC index 0
+ * points at it), then SET_PORT general with the port MTU and global pause.
+ * iPXE hermon_eth_open sets the same general parameters.
+ */
+int
+hermon_port_eth_setup(struct hermon_dev *hd, uint8_t p)
+{
+	const uint8_t *mac = hd->port[p - 1].mac;
+	struct hermon_mac_table_mbox *t;
+	struct hermon_prm_set_port_general g;
+	int ret;
+
+	t = calloc(1, sizeof(*t));
+	if (t == NULL) {
+		rte_errno = ENOMEM;
+		return -ENOMEM;
+	}
+	HERMON_FILL(&t->mac[HERMON_PORT_SMAC_INDEX], mac_entry, mac_h,
+		    (uint32_t)mac[0] << 8 | mac[1]);
+	HERMON_FILL(&t->mac[HERMON_PORT_SMAC_INDEX], mac_entry, mac_l,
+		    (uint32_t)mac[2] << 24 | (uint32_t)mac[3] << 16 |
+		    (uint32_t)mac[4] << 8 | mac[5]);
+	HERMON_FILL(&t->mac[HERMON_PORT_SMAC_INDEX], mac_entry, v, 1);
+	ret = hermon_cmd_set_port_eth(&hd->cmd, p, HERMON_SET_PORT_MAC_TABLE, t,
+				      sizeof(*t));
+	free(t);
+	if (ret < 0)
+		return ret;
+	memset(&g, 0, sizeof(g));
+	HERMON_FILL(&g, set_port_general, v_mtu, 1);
+	HERMON_FILL(&g, set_port_general, v_pprx, 1);
+	HERMON_FILL(&g, set_port_general, v_pptx, 1);
+	HERMON_FILL(&g, set_port_general, mtu, HERMON_ETH_PORT_MTU);
+	HERMON_FILL(&g, set_port_general, pptx, 1);
+	HERMON_FILL(&g, set_port_general, pprx, 1);
+	return hermon_cmd_set_port_eth(&hd->cmd, p, HERMON_SET_PORT_GENERAL, &g,
+				       sizeof(g));
+}
+
 int
 hermon_ports_gid_init(struct hermon_dev *hd)
 {

@@ -95,6 +95,52 @@ HERMON_PRM_DECLARE(gid_entry, HERMON_PRM_GID_ENTRY, 0x10)
 
 #define HERMON_GID_TABLE_LEN 128
 #define HERMON_SET_PORT_GID_TABLE 5
+#define HERMON_SET_PORT_GENERAL   0
+#define HERMON_SET_PORT_MAC_TABLE 2
+#define HERMON_MAC_TABLE_LEN      128
+#define HERMON_PORT_SMAC_INDEX    0       /* the port MAC's MAC-table entry */
+
+/*
+ * SET_PORT(Ethernet, general) mailbox: iPXE hermon.h
+ * set_port_general_context; Linux mlx4_set_port_general_context (flags
+ * byte 3, mtu bytes 6-7, pptx byte 8 bit 7, pprx byte 12 bit 7).
+ */
+#define HERMON_PRM_SET_PORT_GENERAL(F, N) \
+	F(v_mtu, 0x01) \
+	F(v_pprx, 0x01) \
+	F(v_pptx, 0x01) \
+	F(reserved0, 0x1d) \
+	F(mtu, 0x10) \
+	F(reserved1, 0x10) \
+	F(reserved2, 0x10) \
+	F(pfctx, 0x08) \
+	F(reserved3, 0x07) \
+	F(pptx, 0x01) \
+	F(reserved4, 0x10) \
+	F(pfcrx, 0x08) \
+	F(reserved5, 0x07) \
+	F(pprx, 0x01)
+HERMON_PRM_DECLARE(set_port_general, HERMON_PRM_SET_PORT_GENERAL, 0x10)
+
+/*
+ * One entry of the SET_PORT(Ethernet, MAC table) mailbox: iPXE
+ * set_port_mac_table; Linux: a big-endian qword, bit 63 valid, MAC in the
+ * low 48 bits (MLX4_MAC_VALID).
+ */
+#define HERMON_PRM_MAC_ENTRY(F, N) \
+	F(mac_h, 0x10) \
+	F(reserved0, 0x0f) \
+	F(v, 0x01) \
+	F(mac_l, 0x20)
+HERMON_PRM_DECLARE(mac_entry, HERMON_PRM_MAC_ENTRY, 0x08)
+
+struct hermon_mac_table_mbox {
+	struct hermon_prm_mac_entry mac[HERMON_MAC_TABLE_LEN];
+};
+
+/* The Ethernet frame the port carries for a 1500-byte MTU: + header, VLAN
+ * tag and FCS (Linux mlx4_en: MTU + ETH_HLEN + VLAN_HLEN + ETH_FCS_LEN). */
+#define HERMON_ETH_PORT_MTU (1500 + 14 + 4 + 4)
 
 /* SET_PORT(GID table) mailbox: the whole table of a port. */
 struct hermon_gid_table_mbox {

@@ -244,6 +244,7 @@ qp_apply(struct hermon_qp *qp, const struct prdma_qp_attr *a, uint32_t mask)
 {
 	struct hermon_dev *hd = qp->hd;
 	uint32_t opt = 0, w[4];
+	uint8_t mac[6];
 
 	if (mask & PRDMA_QP_QKEY) {
 		QPC(q_key, a->qkey);
@@ -288,13 +289,12 @@ qp_apply(struct hermon_qp *qp, const struct prdma_qp_attr *a, uint32_t mask)
 		QPC(primary_address_path.rlid, ah->dlid);
 		QPC(primary_address_path.sched_queue, 0x83 | ((ah->port_num - 1) << 6) |
 		    ((ah->sl & 7) << 3));
-		if (ah->flags & PRDMA_AH_F_DMAC) {
-			QPC(primary_address_path.dmac_47_32,
-			    (uint32_t)ah->dmac.addr_bytes[0] << 8 | ah->dmac.addr_bytes[1]);
+		/* F13: the caller's DMAC, or the one the GID gives */
+		if (hermon_l2_dmac(ah, mac) == 0 || (ah->flags & PRDMA_AH_F_DMAC)) {
+			QPC(primary_address_path.dmac_47_32, (uint32_t)mac[0] << 8 | mac[1]);
 			QPC(primary_address_path.dmac_31_0,
-			    (uint32_t)ah->dmac.addr_bytes[2] << 24 |
-			    (uint32_t)ah->dmac.addr_bytes[3] << 16 |
-			    (uint32_t)ah->dmac.addr_bytes[4] << 8 | ah->dmac.addr_bytes[5]);
+			    (uint32_t)mac[2] << 24 | (uint32_t)mac[3] << 16 |
+			    (uint32_t)mac[4] << 8 | mac[5]);
 		}
 		qp->attr.ah_attr = *ah;
 		opt |= RTE_BIT32(7);
@@ -353,10 +353,13 @@ qp_apply(struct hermon_qp *qp, const struct prdma_qp_attr *a, uint32_t mask)
 	 * mlx4_en en_resources.c likewise).
 	 */
 	if (qp->attr.port_num >= 1 && qp->attr.port_num <= hd->caps.num_ports &&
-	    hd->port[qp->attr.port_num - 1].type == HERMON_PORT_TYPE_ETH)
+	    hd->port[qp->attr.port_num - 1].type == HERMON_PORT_TYPE_ETH) {
 		hermon_path_set_link_type(HERMON_NESTED(&qp->qpc, queue_pair_ee_context_entry,
 							primary_address_path, address_path),
 					  HERMON_PATH_LINK_TYPE_ETH);
+		/* F11: the source MAC is the port's MAC-table entry */
+		QPC(primary_address_path.my_lid_smac_idx, HERMON_PORT_SMAC_INDEX);
+	}
 	return opt;
 }
 
@@ -385,6 +388,12 @@ hermon_qp_modify(struct prdma_qp *pqp, const struct prdma_qp_attr *attr, uint32_
 	uint32_t opt;
 	int ret;
 
+	/* F15: no more responder resources than the RDMARC table holds */
+	if ((mask & PRDMA_QP_MAX_DEST_RD_ATOMIC) &&
+	    attr->max_dest_rd_atomic > (1u << hd->icm.log_rd_per_qp)) {
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
 	save.c = qp->qpc;
 	opt = qp_apply(qp, attr, mask);
 	if (next == PRDMA_QPS_RESET) {

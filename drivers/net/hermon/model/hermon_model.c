@@ -415,6 +415,8 @@ hermon_model_get_state(struct hermon_model *m, struct hermon_model_state *st)
 	st->ports_up = m->ports_up;
 	st->resets = m->resets;
 	st->commands = m->commands;
+	st->interrupts = m->interrupts;
+	st->eq_overflows = m->eq_overflows;
 	st->last_opcode = m->last_opcode;
 	st->last_status = m->last_status;
 	pthread_mutex_unlock(&m->lock);

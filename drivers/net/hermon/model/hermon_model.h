@@ -97,6 +97,9 @@ struct hermon_model_state {
 	uint32_t ports_up;            /**< bit n-1: port n initialised */
 	uint64_t resets;
 	uint64_t commands;            /**< commands executed (any status) */
+	/** Interrupts raised (an EQE written to an ARMED EQ; nobody clears them). */
+	uint64_t interrupts;
+	uint64_t eq_overflows;        /**< EQs overrun without overflow-ignore */
 	uint16_t last_opcode;
 	uint8_t last_status;
 };

@@ -80,6 +80,11 @@ hm_eq_post(struct hermon_model *m, uint8_t type, uint8_t subtype,
 	HERMON_FILL(eqc, eqc, consumer_counter, ci);
 	if (((pi - ci) & 0xffffff) >= (1u << log_size)) {
 		HM_LOG(NOTICE, m, "EQ %u overflow, event 0x%02x lost", eqn, type);
+		/* without overflow-ignore the EQ goes to its error state */
+		if (HERMON_GET(eqc, eqc, oi) == 0) {
+			HERMON_FILL(eqc, eqc, status, 0x9);    /* overflow */
+			m->eq_overflows++;
+		}
 		return;
 	}
 	eqe = hm_eqe(m, eqc, pi & ((1u << log_size) - 1));
@@ -97,6 +102,13 @@ hm_eq_post(struct hermon_model *m, uint8_t type, uint8_t subtype,
 	eqe->dw[7] = 0;
 	HERMON_FILL(eqe, event_queue_entry, owner, (pi >> log_size) & 1);
 	HERMON_FILL(eqc, eqc, producer_counter, (pi + 1) & 0xffffff);
+	/* an armed EQ interrupts once and is fired until armed again */
+	if (HERMON_GET(eqc, eqc, st) == HERMON_EQ_ST_ARMED ||
+	    HERMON_GET(eqc, eqc, st) == HERMON_EQ_ST_ALWAYS_ARMED) {
+		m->interrupts++;
+		if (HERMON_GET(eqc, eqc, st) == HERMON_EQ_ST_ARMED)
+			HERMON_FILL(eqc, eqc, st, HERMON_EQ_ST_FIRED);
+	}
 }
 
 static uint8_t

@@ -548,10 +548,45 @@ hm_grh(struct hm_qp *q, const struct hm_wqe *x, uint8_t out[HM_GRH])
 static bool
 hm_wire_ok(const struct hm_qp *q)
 {
-	return q->m->conf.port_type != HERMON_PORT_TYPE_ETH ||
-		hermon_path_link_type(HERMON_NESTED(q->ctx, queue_pair_ee_context_entry,
-						    primary_address_path, address_path)) ==
-		HERMON_PATH_LINK_TYPE_ETH;
+	const struct hermon_prm_address_path *p =
+		HERMON_NESTED(q->ctx, queue_pair_ee_context_entry,
+			      primary_address_path, address_path);
+	uint32_t port = (HERMON_GET(p, address_path, sched_queue) >> 6) & 1;
+
+	if (q->m->conf.port_type != HERMON_PORT_TYPE_ETH)
+		return true;
+	if (hermon_path_link_type(p) != HERMON_PATH_LINK_TYPE_ETH)
+		return false;
+	/* F11: the source MAC comes from the port's MAC table (Linux
+	 * registers it before any RoCE QP uses the port) */
+	return port < q->m->conf.ports &&
+		q->m->mac_valid[port][HERMON_GET(p, address_path, my_lid_smac_idx)];
+}
+
+/*
+ * The destination MAC an Ethernet frame of @x carries: the UD datagram
+ * segment's (rdma-core set_datagram_seg: VLAN at byte 40, MAC at 42) or the
+ * QP path's (Linux _mlx4_set_path copies the resolved DMAC there).
+ */
+static void
+hm_dmac(const struct hm_qp *q, const struct hm_wqe *x, uint8_t mac[6])
+{
+	if (q->st == HERMON_QPST_UD) {
+		memcpy(mac, (const uint8_t *)x->ud->dw + 42, 6);
+	} else {
+		const struct hermon_prm_address_path *p =
+			HERMON_NESTED(q->ctx, queue_pair_ee_context_entry,
+				      primary_address_path, address_path);
+		uint32_t hi = HERMON_GET(p, address_path, dmac_47_32);
+		uint32_t lo = HERMON_GET(p, address_path, dmac_31_0);
+
+		mac[0] = (uint8_t)(hi >> 8);
+		mac[1] = (uint8_t)hi;
+		mac[2] = (uint8_t)(lo >> 24);
+		mac[3] = (uint8_t)(lo >> 16);
+		mac[4] = (uint8_t)(lo >> 8);
+		mac[5] = (uint8_t)lo;
+	}
 }
 
 /* Find the responder QP for @x; -1 when nothing answers at that address. */
@@ -582,7 +617,18 @@ hm_responder(struct hm_qp *q, const struct hm_wqe *x, struct hm_qp *dq)
 		dqpn = QX(q, remote_qpn_een);
 	}
 	dm = hm_route(q->m, gid, &port);
-	if (dm == NULL || hm_qp_load(dm, dqpn, dq) < 0 || !dq->rt->active)
+	if (dm == NULL)
+		return -1;
+	/* F12/F13: on Ethernet the frame goes to its DMAC, whatever the GID
+	 * says: one that is not the destination port's reaches nobody */
+	if (q->m->conf.port_type == HERMON_PORT_TYPE_ETH) {
+		uint8_t mac[6];
+
+		hm_dmac(q, x, mac);
+		if (memcmp(mac, dm->mac[port - 1], 6) != 0)
+			return -1;
+	}
+	if (hm_qp_load(dm, dqpn, dq) < 0 || !dq->rt->active)
 		return -1;
 	if (dq->st != q->st || (dq->state != HERMON_QPS_RTR && dq->state != HERMON_QPS_RTS &&
 				dq->state != HERMON_QPS_SQD && dq->state != HERMON_QPS_SQE))
@@ -592,6 +638,23 @@ hm_responder(struct hm_qp *q, const struct hm_wqe *x, struct hm_qp *dq)
 
 static enum hm_step hm_recv_msg(struct hm_qp *q, struct hm_qp *dq, struct hm_wqe *x,
 				uint64_t now, uint8_t *synd);
+
+/* A multicast frame on Ethernet goes to 33:33 + the MGID's low 32 bits. */
+static bool
+hm_mcast_dmac_ok(const struct hm_qp *q, const struct hm_wqe *x)
+{
+	const struct hermon_prm_ud_address_vector *av =
+		HERMON_NESTED(x->ud, wqe_segment_ud, ud_address_vector, ud_address_vector);
+	uint32_t lo = HERMON_GET(av, ud_address_vector, rgid_31_0);
+	const uint8_t want[6] = { 0x33, 0x33, (uint8_t)(lo >> 24), (uint8_t)(lo >> 16),
+				  (uint8_t)(lo >> 8), (uint8_t)lo };
+	uint8_t mac[6];
+
+	if (q->m->conf.port_type != HERMON_PORT_TYPE_ETH)
+		return true;
+	hm_dmac(q, x, mac);
+	return memcmp(mac, want, 6) == 0;
+}
 
 /*
  * A UD datagram to DestQP 0xFFFFFF: one copy to every QP the destination
@@ -774,7 +837,7 @@ hm_exec_wqe(struct hm_qp *q, struct hm_wqe *x, uint64_t now, uint8_t *synd,
 			return HM_STEP_DONE;
 		}
 		if (x->dqpn == HERMON_MCAST_QPN) {
-			if (!hm_wire_ok(q)) {
+			if (!hm_wire_ok(q) || !hm_mcast_dmac_ok(q, x)) {
 				q->m->drops++;
 				return HM_STEP_DONE;
 			}

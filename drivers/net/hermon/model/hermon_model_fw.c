@@ -37,6 +37,8 @@ hm_fw_reset(struct hermon_model *m)
 	memset(m->eq_mask, 0, sizeof(m->eq_mask));
 	hm_obj_free(m);
 	memset(m->gid, 0, sizeof(m->gid));
+	memset(m->mac_valid, 0, sizeof(m->mac_valid));
+	memset(m->port_mtu, 0, sizeof(m->port_mtu));
 	m->resets++;
 	hm_trace_reset(m);
 	/* the reset register reads back 0 once the device is out of reset */

@@ -223,11 +223,11 @@ hm_cq_own_all(struct hermon_model *m, const struct hermon_prm_completion_queue_c
 
 static uint8_t
 hm_cq_resize(struct hermon_model *m, struct hermon_prm_completion_queue_context *ctx,
-	     const struct hermon_prm_resize_cq *rs, uint32_t cqn)
+	     const struct hermon_prm_completion_queue_context *rs, uint32_t cqn)
 {
 	struct hermon_prm_completion_queue_context nq;
 	struct hermon_prm_completion_queue_entry marker;
-	uint32_t log = HERMON_GET(rs, resize_cq, log_cq_size);
+	uint32_t log = HERMON_GET(rs, completion_queue_context, log_cq_size);
 	uint32_t pi = HERMON_GET(ctx, completion_queue_context, producer_counter);
 	uint32_t ci;
 	const uint32_t *db;
@@ -245,11 +245,12 @@ hm_cq_resize(struct hermon_model *m, struct hermon_prm_completion_queue_context 
 	nq = *ctx;
 	HERMON_FILL(&nq, completion_queue_context, log_cq_size, log);
 	HERMON_FILL(&nq, completion_queue_context, page_offset,
-		    HERMON_GET(rs, resize_cq, page_offset));
+		    HERMON_GET(rs, completion_queue_context, page_offset));
 	HERMON_FILL(&nq, completion_queue_context, log2_page_size,
-		    HERMON_GET(rs, resize_cq, log2_page_size));
+		    HERMON_GET(rs, completion_queue_context, log2_page_size));
 	HERMON_FILL64(&nq, completion_queue_context, mtt_base_addr_h, mtt_base_addr_l,
-		      HERMON_GET64(rs, resize_cq, mtt_base_addr_h, mtt_base_addr_l));
+		      HERMON_GET64(rs, completion_queue_context, mtt_base_addr_h,
+				   mtt_base_addr_l));
 	/* the driver prepared the new ring's owner bits: it is not touched */
 	if (!hm_cq_mapped(m, &nq, log))
 		return HERMON_STAT_BAD_PARAM;
@@ -318,7 +319,8 @@ hm_cq_cmd(struct hermon_model *m, struct hm_cmd *c)
 		if (!rt->hw)
 			return HERMON_STAT_BAD_RES_STATE;
 		if (c->op_mod == 0) {
-			const struct hermon_prm_resize_cq *rs =
+			/* the new ring in a CQ context, as Linux sends it */
+			const struct hermon_prm_completion_queue_context *rs =
 				hm_dma_ptr(c->in_param, sizeof(*rs));
 
 			if (rs == NULL)
@@ -521,6 +523,10 @@ hm_qp_cmd(struct hermon_model *m, struct hm_cmd *c)
 		    HERMON_GET(in, queue_pair_ee_context_entry, local_qpn_een) != qpn)
 			return HERMON_STAT_BAD_PARAM;
 	}
+	/* more responder contexts than INIT_HCA gave each QP would use the
+	 * next QP's RDMARC entries */
+	if (HERMON_GET(in, queue_pair_ee_context_entry, rra_max) > m->layout.log_rd)
+		return HERMON_STAT_BAD_PARAM;
 	/* runtime the device owns survives a transition */
 	sqc = QPC(sq_wqe_counter);
 	rqc = QPC(rq_wqe_counter);
@@ -575,7 +581,27 @@ hm_port_cmd(struct hermon_model *m, struct hm_cmd *c)
 			    (uint32_t)mac[3] << 16 | (uint32_t)mac[4] << 8 | mac[5]);
 		return HERMON_STAT_OK;
 	}
-	/* SET_PORT: only the GID table carries state the model uses */
+	/* SET_PORT: the GID table, and an Ethernet port's MAC table and MTU */
+	if (c->op_mod == 1 && sel == HERMON_SET_PORT_MAC_TABLE) {
+		const struct hermon_mac_table_mbox *t = hm_dma_ptr(c->in_param,
+								   sizeof(*t));
+
+		if (t == NULL)
+			return HERMON_STAT_INTERNAL_ERR;
+		for (i = 0; i < HERMON_MAC_TABLE_LEN; i++)
+			m->mac_valid[port - 1][i] = HERMON_GET(&t->mac[i], mac_entry, v);
+		return HERMON_STAT_OK;
+	}
+	if (c->op_mod == 1 && sel == HERMON_SET_PORT_GENERAL) {
+		const struct hermon_prm_set_port_general *g =
+			hm_dma_ptr(c->in_param, sizeof(*g));
+
+		if (g == NULL)
+			return HERMON_STAT_INTERNAL_ERR;
+		if (HERMON_GET(g, set_port_general, v_mtu))
+			m->port_mtu[port - 1] = (uint16_t)HERMON_GET(g, set_port_general, mtu);
+		return HERMON_STAT_OK;
+	}
 	if (sel == HERMON_SET_PORT_GID_TABLE) {
 		const struct hermon_gid_table_mbox *t = hm_dma_ptr(c->in_param,
 								   sizeof(*t));

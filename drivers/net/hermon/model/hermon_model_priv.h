@@ -149,6 +149,8 @@ struct hermon_model {
 
 	uint64_t resets;
 	uint64_t commands;
+	uint64_t interrupts;                  /* raised by armed EQs */
+	uint64_t eq_overflows;                /* EQs that overran without oi */
 	uint16_t last_opcode;
 	uint8_t last_status;
 
@@ -159,6 +161,8 @@ struct hermon_model {
 	uint8_t side;
 	uint8_t mac[2][6];
 	uint8_t gid[2][HERMON_GID_TABLE_LEN][16];
+	bool mac_valid[2][HERMON_MAC_TABLE_LEN];  /* SET_PORT MAC table */
+	uint16_t port_mtu[2];                     /* SET_PORT general */
 	uint64_t exec_work;                   /* WQEs and flushes done */
 	uint64_t rnr_naks, timeouts, drops;
 	/* hermon_model_trace.c */

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+/*
+ * The destination MAC of a RoCE (v1) path: what the caller gave, or what a
+ * GID says without a neighbour table — the EUI-64 of a link-local GID and
+ * the IPv6 multicast mapping of a multicast GID, as Linux
+ * ib_resolve_eth_dmac (rdma_get_ll_mac, rdma_get_mcast_mac) and rdma-core
+ * mlx4_resolve_grh_to_l2 resolve them. Other GIDs need the caller's DMAC
+ * (PRDMA_AH_F_DMAC) until the library resolves neighbours for providers.
+ */
+
+#include <string.h>
+
+#include "hermon_obj.h"
+
+int
+hermon_l2_dmac(const struct prdma_ah_attr *at, uint8_t mac[6])
+{
+	const uint8_t *g = at->dgid.raw;
+
+	if (at->flags & PRDMA_AH_F_DMAC) {
+		memcpy(mac, at->dmac.addr_bytes, 6);
+		return 0;
+	}
+	if (g[0] == 0xff) {
+		mac[0] = 0x33;
+		mac[1] = 0x33;
+		memcpy(mac + 2, g + 12, 4);
+		return 0;
+	}
+	if (g[0] == 0xfe && (g[1] & 0xc0) == 0x80 && g[11] == 0xff && g[12] == 0xfe) {
+		mac[0] = g[8] ^ 0x02;
+		mac[1] = g[9];
+		mac[2] = g[10];
+		mac[3] = g[13];
+		mac[4] = g[14];
+		mac[5] = g[15];
+		return 0;
+	}
+	memset(mac, 0, 6);
+	return -1;
+}
