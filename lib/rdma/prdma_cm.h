@@ -243,8 +243,10 @@ int prdma_cm_bind(struct prdma_cm_id *id, const struct sockaddr *addr);
 /**
  * Listen on @p addr (a specific local address or the wildcard, and a
  * port != 0). -EADDRINUSE when another id listens on the same service.
- * @p backlog bounds the connect requests not yet accepted or rejected
- * (0 = 128); further requests are rejected with NO_RESOURCES.
+ * @p backlog (0 = 128) bounds the requests the listener holds until they
+ * are established: not answered yet, or accepted and waiting for the
+ * peer's RTU (or for its MAC); further requests are rejected with
+ * NO_RESOURCES and counted in prdma_cm_stats.rx_refused.
  */
 int prdma_cm_listen(struct prdma_cm_id *id, const struct sockaddr *addr,
 		    int backlog);
@@ -256,7 +258,8 @@ int prdma_cm_listen(struct prdma_cm_id *id, const struct sockaddr *addr,
  * device's max_caller_data (PRDMA_CM_REQ_PRIVATE_DATA at most; SIDR:
  * PRDMA_CM_SIDR_REQ_PRIVATE_DATA) gives -EINVAL.
  * The outcome is an event: ESTABLISHED, REJECTED, UNREACHABLE or
- * CONNECT_ERROR.
+ * CONNECT_ERROR. Never waits for the network: when the peer's MAC is not
+ * known within 1 s, UNREACHABLE with status -EHOSTUNREACH.
  */
 int prdma_cm_connect(struct prdma_cm_id *id, struct prdma_qp *qp,
 		     const struct sockaddr *dst,
@@ -264,7 +267,9 @@ int prdma_cm_connect(struct prdma_cm_id *id, struct prdma_qp *qp,
 
 /**
  * Accept a CONNECT_REQUEST with @p qp (in RESET or INIT): moves it to RTS
- * and sends the REP (SIDR_REP for UD). private_data_len above the device's
+ * and sends the REP (SIDR_REP for UD). RC/UC: when the peer's MAC is not
+ * known yet, both happen once it is, or the id gets UNREACHABLE
+ * (-EHOSTUNREACH) after 1 s. private_data_len above the device's
  * max_callee_data (PRDMA_CM_REP_PRIVATE_DATA at most; SIDR:
  * PRDMA_CM_SIDR_REP_PRIVATE_DATA) gives -EINVAL. ESTABLISHED follows when
  * the peer's RTU arrives (a UD id gets none: SIDR ends with the SIDR_REP).
