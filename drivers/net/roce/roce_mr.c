@@ -244,14 +244,18 @@ roce_mw_bind_exec(struct roce_qp *qp, const struct roce_swqe *w)
 {
 	struct roce_dev *dev = qp->rdev;
 	struct roce_mw *mw = (struct roce_mw *)w->mw;
+	uint32_t slot = w->bind_rkey >> 8;
 	struct roce_key *k, *mrk;
 	struct prdma_mr *mr = w->mr;
 
-	if (mw == NULL)
+	/* The window may have been freed since the bind was posted: find it
+	 * through the key table (the new rkey names its slot) before reading
+	 * the object. */
+	if (mw == NULL || slot == 0 || slot >= ROCE_MAX_KEYS)
 		return PRDMA_WC_MW_BIND_ERR;
-	k = &dev->keys[mw->slot];
+	k = &dev->keys[slot];
 	if (k->kind != ROCE_KEY_MW || k->mw != &mw->base ||
-	    mw->base.pd != qp->base.pd || (w->bind_rkey >> 8) != mw->slot)
+	    mw->base.pd != qp->base.pd || slot != mw->slot)
 		return PRDMA_WC_MW_BIND_ERR;
 	if (mw->base.type == PRDMA_MW_TYPE_2 && k->valid)
 		return PRDMA_WC_MW_BIND_ERR; /* invalidate it first */
