@@ -267,10 +267,10 @@ roce_mw_bind_exec(struct roce_qp *qp, const struct roce_swqe *w)
 		mw->base.rkey = k->key;
 		return PRDMA_WC_SUCCESS;
 	}
-	if (mr == NULL || mr->dev != qp->base.dev)
-		return PRDMA_WC_MW_BIND_ERR;
-	mrk = &dev->keys[((struct roce_mr *)mr)->slot];
-	if (mrk->kind != ROCE_KEY_MR || mrk->mr != mr || mrk->dma || !mrk->valid ||
+	/* Likewise the MR: found by the key the post recorded (post_send),
+	 * never read unless this device's key table still holds it. */
+	mrk = mr != NULL ? roce_key_get(dev, w->rkey) : NULL;
+	if (mrk == NULL || mrk->kind != ROCE_KEY_MR || mrk->mr != mr || mrk->dma || !mrk->valid ||
 	    !(mrk->access & PRDMA_ACCESS_MW_BIND) || mr->pd != qp->base.pd)
 		return PRDMA_WC_MW_BIND_ERR;
 	if (w->bind_addr < mrk->addr || w->bind_addr + w->bind_len < w->bind_addr ||
