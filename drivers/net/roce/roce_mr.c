@@ -244,14 +244,18 @@ roce_mw_bind_exec(struct roce_qp *qp, const struct roce_swqe *w)
 {
 	struct roce_dev *dev = qp->rdev;
 	struct roce_mw *mw = (struct roce_mw *)w->mw;
+	uint32_t slot = w->bind_rkey >> 8;
 	struct roce_key *k, *mrk;
 	struct prdma_mr *mr = w->mr;
 
-	if (mw == NULL)
+	/* The window may have been freed since the bind was posted: find it
+	 * through the key table (the new rkey names its slot) before reading
+	 * the object. */
+	if (mw == NULL || slot == 0 || slot >= ROCE_MAX_KEYS)
 		return PRDMA_WC_MW_BIND_ERR;
-	k = &dev->keys[mw->slot];
+	k = &dev->keys[slot];
 	if (k->kind != ROCE_KEY_MW || k->mw != &mw->base ||
-	    mw->base.pd != qp->base.pd || (w->bind_rkey >> 8) != mw->slot)
+	    mw->base.pd != qp->base.pd || slot != mw->slot)
 		return PRDMA_WC_MW_BIND_ERR;
 	if (mw->base.type == PRDMA_MW_TYPE_2 && k->valid)
 		return PRDMA_WC_MW_BIND_ERR; /* invalidate it first */
@@ -263,10 +267,10 @@ roce_mw_bind_exec(struct roce_qp *qp, const struct roce_swqe *w)
 		mw->base.rkey = k->key;
 		return PRDMA_WC_SUCCESS;
 	}
-	if (mr == NULL || mr->dev != qp->base.dev)
-		return PRDMA_WC_MW_BIND_ERR;
-	mrk = &dev->keys[((struct roce_mr *)mr)->slot];
-	if (mrk->kind != ROCE_KEY_MR || mrk->mr != mr || mrk->dma || !mrk->valid ||
+	/* Likewise the MR: found by the key the post recorded (post_send),
+	 * never read unless this device's key table still holds it. */
+	mrk = mr != NULL ? roce_key_get(dev, w->rkey) : NULL;
+	if (mrk == NULL || mrk->kind != ROCE_KEY_MR || mrk->mr != mr || mrk->dma || !mrk->valid ||
 	    !(mrk->access & PRDMA_ACCESS_MW_BIND) || mr->pd != qp->base.pd)
 		return PRDMA_WC_MW_BIND_ERR;
 	if (w->bind_addr < mrk->addr || w->bind_addr + w->bind_len < w->bind_addr ||

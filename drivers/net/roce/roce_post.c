@@ -136,6 +136,9 @@ roce_post_send(struct prdma_qp *pqp, const struct prdma_send_wr *wr,
 		case PRDMA_WR_BIND_MW:
 			w->mw = wr->wr.bind_mw.mw;
 			w->mr = wr->wr.bind_mw.mr;
+			/* the MR's key, to find it again when the bind runs:
+			 * it may be deregistered by then */
+			w->rkey = w->mr != NULL ? w->mr->lkey : 0;
 			w->bind_addr = wr->wr.bind_mw.addr;
 			w->bind_len = wr->wr.bind_mw.length;
 			w->bind_rkey = wr->wr.bind_mw.rkey;
