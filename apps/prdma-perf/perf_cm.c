@@ -344,6 +344,43 @@ run_connections(struct perf_cm *cm, const struct perf_opts *o, const struct sock
 	return 0;
 }
 
+/*
+ * Before the client tries again: the ids from @p first go, and their QPs
+ * back to RESET (a rejected REQ leaves its QP in ERR, which the CM will
+ * not take; perftest creates new QPs for each try). The exchange QP gets
+ * its receive back, which the reset flushed.
+ */
+static int
+client_reset(struct perf_cm *cm, uint32_t first)
+{
+	struct perf_side *s = cm->side;
+	struct prdma_qp_attr at;
+	uint32_t k;
+	int ret;
+
+	for (k = first; k < cm->nb_id; k++) {
+		prdma_cm_id_destroy(cm->id[k]);
+		cm->id[k] = NULL;
+		memset(&at, 0, sizeof(at));
+		at.qp_state = PRDMA_QPS_RESET;
+		ret = prdma_qp_modify(conn_qp(s, k), &at, PRDMA_QP_STATE);
+		if (ret < 0)
+			return ret;
+	}
+	cm->nb_id = first;
+	/* Completions of the reset QPs' flushed work are stale. */
+	if (first == 0) {
+		struct prdma_wc wc;
+
+		while (prdma_cq_poll(s->ctl_rcq, 1, &wc) > 0)
+			;
+		s->ctl_posted = 0;
+		ret = qp_to_init(s->ctl_qp);
+		return ret < 0 ? ret : perf_cm_prepost(s);
+	}
+	return 0;
+}
+
 /* The client: connections [first, want), tried again from @p first (ids
  * destroyed) up to perftest's 10 times, 100 ms apart, when the server
  * rejects them (its listener is not up yet) or does not answer. */
@@ -351,21 +388,21 @@ static int
 client_connections(struct perf_cm *cm, const struct perf_opts *o, const struct sockaddr_in *dst,
 		   const struct prdma_cm_conn_param *p)
 {
-	uint32_t first = cm->nb_id, k;
+	uint32_t first = cm->nb_id;
 	int ret = -ECONNREFUSED, t;
 
 	for (t = 0; t < PERF_CM_TRIES; t++) {
 		if (t > 0) {
-			for (k = first; k < cm->nb_id; k++) {
-				prdma_cm_id_destroy(cm->id[k]);
-				cm->id[k] = NULL;
-			}
-			cm->nb_id = first;
+			ret = client_reset(cm, first);
+			if (ret < 0)
+				return ret;
 			rte_delay_us_sleep(PERF_CM_RETRY_US);
 		}
 		ret = run_connections(cm, o, dst, p);
 		if (ret == 0 || ret == -ETIMEDOUT)
 			return ret;
+		PERF_LOG(DEBUG, "rdma_cm: try %d of %d: %s", t + 1, PERF_CM_TRIES,
+			 rte_strerror(-ret));
 	}
 	PERF_LOG(ERR, "rdma_cm: the server refused the connection %d times", PERF_CM_TRIES);
 	return ret;
