@@ -90,6 +90,10 @@ class Rig:
         sh(ip + ["addr", "add", PRDMA_CIDR, "dev", self.vs])
         sh(ip + ["link", "set", self.vs, "mtu", "1500", "up"])
 
+    def tcp_listening(self, port):
+        r = sh(self.nsx("ss", "-Hltn", "sport", "=", ":%d" % port), check=False)
+        return bool(r.stdout.strip())
+
     def set_prdma_mtu(self, mtu):
         sh(["ip", "-n", self.ns, "link", "set", self.vs, "mtu", str(mtu)])
 
@@ -512,6 +516,9 @@ class Runner:
         name = c.name
         port = 18600 + self.seq
         t0 = time.monotonic()
+        if c.prdma_tool == "pingpong" and not self.a.tools["pingpong"]:
+            return False, ["no prdma counterpart: this build has no prdma-pingpong "
+                           "(ibv_%s_pingpong's counterpart)" % c.kind], 0.0
         if c.unsupported:
             return False, ["no prdma counterpart: " + c.unsupported], 0.0
         self.set_mtu(c.mtu)
@@ -534,6 +541,8 @@ class Runner:
                 p.on_line = c.prdma_on_line
                 end = time.monotonic() + c.ready_secs
                 while not p.ready.wait(0.1):
+                    if c.listen_kind == "tcp" and self.rig.tcp_listening(port):
+                        break
                     if p.proc.poll() is not None or time.monotonic() > end:
                         if c.prdma_ready_marker:
                             notes.append("prdma did not say it was listening")
@@ -690,6 +699,8 @@ def main():
     ap.add_argument("--perf", required=True)
     ap.add_argument("--testpmd", required=True)
     ap.add_argument("--capaudit", required=True)
+    ap.add_argument("--pingpong", default="",
+                    help="prdma-pingpong (ibv_*_pingpong's counterpart), when built")
     ap.add_argument("--xdp", required=True)
     ap.add_argument("--build-guest", required=True)
     ap.add_argument("--cache", default=os.environ.get("PRDMA_INTEROP_CACHE",
@@ -712,7 +723,7 @@ def main():
     if a.transport == "afxdp" and not os.path.isfile(a.xdp):
         print("FAIL: the XDP program was not built (clang missing): %s" % a.xdp)
         return 1
-    a.tools = {"perf": a.perf, "testpmd": a.testpmd}
+    a.tools = {"perf": a.perf, "testpmd": a.testpmd, "pingpong": a.pingpong}
     ncpu = os.cpu_count() or 1
     a.guest_cpu = 0
     a.prdma_cpu = 1 if ncpu > 1 else 0
