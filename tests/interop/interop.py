@@ -303,24 +303,9 @@ class Capture:
                 self.proc.wait()
 
 
-def frame_info(pcap, numbers):
-    """tshark's one-line summary of the given frames."""
-    if not numbers:
-        return {}
-    flt = " || ".join("frame.number == %d" % n for n in sorted(numbers)[:20])
-    r = sh(["tshark", "-n", "-r", pcap, "-Y", flt, "-T", "fields", "-e", "frame.number",
-            "-e", "ip.src", "-e", "ip.dst", "-e", "_ws.col.Info"], check=False)
-    out = {}
-    for ln in r.stdout.splitlines():
-        p = ln.split("\t")
-        if len(p) >= 4 and p[0].isdigit():
-            out[int(p[0])] = "%s -> %s %s" % (p[1], p[2], p[3])
-    return out
-
-
 def audit_capture(pcap, capaudit):
     """Returns (facts, problems) from tshark and prdma-capaudit."""
-    facts = {"frames": 0, "roce": 0, "prdma_naks": [], "peer_naks": [],
+    facts = {"frames": 0, "roce": 0, "prdma_naks": [], "peer_naks": [], "info": {},
              "prdma_dups": [], "peer_dups": [], "peer_gaps": [], "prdma_gaps": []}
     problems = []
     r = sh(["tshark", "-n", "-r", pcap, "-T", "fields", "-E", "separator=/t",
@@ -336,6 +321,7 @@ def audit_capture(pcap, capaudit):
             continue
         facts["frames"] += 1
         num, src, dport, opc, synd, malformed, t, psn, dqp, info = p[:10]
+        facts["info"][int(num)] = "%s %s" % (src, info)
         if malformed:
             problems.append(("tshark", num, "malformed frame: %s -> %s" % (src, info)))
         if dport.split(",")[0] != "4791":
@@ -636,7 +622,7 @@ class Runner:
         for k in ("prdma_naks", "peer_naks", "prdma_dups", "peer_dups"):
             for rec in facts[k][:3]:
                 nums.add(rec[0])
-        info = frame_info(pcap, nums)
+        info = facts["info"]
 
         def fr(num):
             return "frame %s (%s)" % (num, info.get(int(num), "?")) if str(num).isdigit() \
@@ -651,7 +637,6 @@ class Runner:
         bad = [r for r in runs if r[2]]
         if bad:
             ok = False
-            info.update(frame_info(pcap, {bad[0][0]}))
             lines.append("prdma side: %d spurious resend run(s) on a lossless link; first "
                          "%s, %s" % (len(bad), fr(bad[0][0]), bad[0][1]))
         if runs and len(bad) < len(runs):
@@ -693,7 +678,14 @@ class Runner:
         return ok, lines
 
 
+def on_term(signum, frame):
+    # meson's timeout sends SIGTERM: leave through the finally blocks, which
+    # power the guest off and delete the namespace.
+    raise SystemExit("interop: signal %d, stopping" % signum)
+
+
 def main():
+    signal.signal(signal.SIGTERM, on_term)
     ap = argparse.ArgumentParser()
     ap.add_argument("--group", required=True)
     ap.add_argument("--perf", required=True)
