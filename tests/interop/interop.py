@@ -90,6 +90,10 @@ class Rig:
         sh(ip + ["addr", "add", PRDMA_CIDR, "dev", self.vs])
         sh(ip + ["link", "set", self.vs, "mtu", "1500", "up"])
 
+    def tcp_listening(self, port):
+        r = sh(self.nsx("ss", "-Hltn", "sport", "=", ":%d" % port), check=False)
+        return bool(r.stdout.strip())
+
     def set_prdma_mtu(self, mtu):
         sh(["ip", "-n", self.ns, "link", "set", self.vs, "mtu", str(mtu)])
 
@@ -299,24 +303,9 @@ class Capture:
                 self.proc.wait()
 
 
-def frame_info(pcap, numbers):
-    """tshark's one-line summary of the given frames."""
-    if not numbers:
-        return {}
-    flt = " || ".join("frame.number == %d" % n for n in sorted(numbers)[:20])
-    r = sh(["tshark", "-n", "-r", pcap, "-Y", flt, "-T", "fields", "-e", "frame.number",
-            "-e", "ip.src", "-e", "ip.dst", "-e", "_ws.col.Info"], check=False)
-    out = {}
-    for ln in r.stdout.splitlines():
-        p = ln.split("\t")
-        if len(p) >= 4 and p[0].isdigit():
-            out[int(p[0])] = "%s -> %s %s" % (p[1], p[2], p[3])
-    return out
-
-
 def audit_capture(pcap, capaudit):
     """Returns (facts, problems) from tshark and prdma-capaudit."""
-    facts = {"frames": 0, "roce": 0, "prdma_naks": [], "peer_naks": [],
+    facts = {"frames": 0, "roce": 0, "prdma_naks": [], "peer_naks": [], "info": {},
              "prdma_dups": [], "peer_dups": [], "peer_gaps": [], "prdma_gaps": []}
     problems = []
     r = sh(["tshark", "-n", "-r", pcap, "-T", "fields", "-E", "separator=/t",
@@ -332,6 +321,7 @@ def audit_capture(pcap, capaudit):
             continue
         facts["frames"] += 1
         num, src, dport, opc, synd, malformed, t, psn, dqp, info = p[:10]
+        facts["info"][int(num)] = "%s %s" % (src, info)
         if malformed:
             problems.append(("tshark", num, "malformed frame: %s -> %s" % (src, info)))
         if dport.split(",")[0] != "4791":
@@ -512,6 +502,9 @@ class Runner:
         name = c.name
         port = 18600 + self.seq
         t0 = time.monotonic()
+        if c.prdma_tool == "pingpong" and not self.a.tools["pingpong"]:
+            return False, ["no prdma counterpart: this build has no prdma-pingpong "
+                           "(ibv_%s_pingpong's counterpart)" % c.kind], 0.0
         if c.unsupported:
             return False, ["no prdma counterpart: " + c.unsupported], 0.0
         self.set_mtu(c.mtu)
@@ -534,6 +527,8 @@ class Runner:
                 p.on_line = c.prdma_on_line
                 end = time.monotonic() + c.ready_secs
                 while not p.ready.wait(0.1):
+                    if c.listen_kind == "tcp" and self.rig.tcp_listening(port):
+                        break
                     if p.proc.poll() is not None or time.monotonic() > end:
                         if c.prdma_ready_marker:
                             notes.append("prdma did not say it was listening")
@@ -627,7 +622,7 @@ class Runner:
         for k in ("prdma_naks", "peer_naks", "prdma_dups", "peer_dups"):
             for rec in facts[k][:3]:
                 nums.add(rec[0])
-        info = frame_info(pcap, nums)
+        info = facts["info"]
 
         def fr(num):
             return "frame %s (%s)" % (num, info.get(int(num), "?")) if str(num).isdigit() \
@@ -642,7 +637,6 @@ class Runner:
         bad = [r for r in runs if r[2]]
         if bad:
             ok = False
-            info.update(frame_info(pcap, {bad[0][0]}))
             lines.append("prdma side: %d spurious resend run(s) on a lossless link; first "
                          "%s, %s" % (len(bad), fr(bad[0][0]), bad[0][1]))
         if runs and len(bad) < len(runs):
@@ -684,12 +678,21 @@ class Runner:
         return ok, lines
 
 
+def on_term(signum, frame):
+    # meson's timeout sends SIGTERM: leave through the finally blocks, which
+    # power the guest off and delete the namespace.
+    raise SystemExit("interop: signal %d, stopping" % signum)
+
+
 def main():
+    signal.signal(signal.SIGTERM, on_term)
     ap = argparse.ArgumentParser()
     ap.add_argument("--group", required=True)
     ap.add_argument("--perf", required=True)
     ap.add_argument("--testpmd", required=True)
     ap.add_argument("--capaudit", required=True)
+    ap.add_argument("--pingpong", default="",
+                    help="prdma-pingpong (ibv_*_pingpong's counterpart), when built")
     ap.add_argument("--xdp", required=True)
     ap.add_argument("--build-guest", required=True)
     ap.add_argument("--cache", default=os.environ.get("PRDMA_INTEROP_CACHE",
@@ -712,7 +715,7 @@ def main():
     if a.transport == "afxdp" and not os.path.isfile(a.xdp):
         print("FAIL: the XDP program was not built (clang missing): %s" % a.xdp)
         return 1
-    a.tools = {"perf": a.perf, "testpmd": a.testpmd}
+    a.tools = {"perf": a.perf, "testpmd": a.testpmd, "pingpong": a.pingpong}
     ncpu = os.cpu_count() or 1
     a.guest_cpu = 0
     a.prdma_cpu = 1 if ncpu > 1 else 0
