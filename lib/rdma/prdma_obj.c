@@ -41,8 +41,8 @@ prdma__obj_free(struct prdma_dev *dev, void *obj)
 
 	/*
 	 * Cleared before the memory goes back: a later call on this handle
-	 * sees a dead marker (rte_free also zeroes the block) unless the
-	 * memory has been handed out again.
+	 * sees a dead marker unless the memory has been handed out again
+	 * (doc/security.md, "Stale handles").
 	 */
 	__atomic_store_n(&h->magic, 0, __ATOMIC_RELEASE);
 	dev->objects--;
