@@ -27,7 +27,7 @@ prdma_ah_create(struct prdma_pd *pd, const struct prdma_ah_attr *attr)
 	struct prdma_ah *ah;
 	int ret;
 
-	if (pd == NULL || attr == NULL) {
+	if (!prdma__obj_live(pd, PRDMA__OBJ_PD) || attr == NULL) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -38,7 +38,7 @@ prdma_ah_create(struct prdma_pd *pd, const struct prdma_ah_attr *attr)
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	ah = prdma__obj_alloc(dev, dev->obj_size.ah, "prdma_ah");
+	ah = prdma__obj_alloc(dev, dev->obj_size.ah, "prdma_ah", PRDMA__OBJ_AH);
 	if (ah == NULL)
 		goto out;
 	ah->dev = dev;
@@ -60,7 +60,7 @@ out:
 int
 prdma_ah_query(struct prdma_ah *ah, struct prdma_ah_attr *attr)
 {
-	if (ah == NULL || attr == NULL)
+	if (!prdma__obj_live(ah, PRDMA__OBJ_AH) || attr == NULL)
 		return prdma_err(EINVAL);
 	pthread_mutex_lock(&ah->dev->lock);
 	*attr = ah->attr;
@@ -74,7 +74,7 @@ prdma_ah_modify(struct prdma_ah *ah, const struct prdma_ah_attr *attr)
 	struct prdma_dev *dev;
 	int ret;
 
-	if (ah == NULL || attr == NULL)
+	if (!prdma__obj_live(ah, PRDMA__OBJ_AH) || attr == NULL)
 		return prdma_err(EINVAL);
 	dev = ah->dev;
 	pthread_mutex_lock(&dev->lock);
@@ -94,11 +94,12 @@ prdma_ah_destroy(struct prdma_ah *ah)
 	struct prdma_dev *dev;
 	int ret;
 
-	if (ah == NULL)
-		return prdma_err(EINVAL);
+	if (prdma__obj_check(ah, PRDMA__OBJ_AH) < 0)
+		return -EINVAL;
 	dev = ah->dev;
 	pthread_mutex_lock(&dev->lock);
-	ret = dev->ops->ah_destroy(ah);
+	/* Again under the lock: another thread's destroy may have won. */
+	ret = prdma__obj_live(ah, PRDMA__OBJ_AH) ? dev->ops->ah_destroy(ah) : -EINVAL;
 	if (ret == 0) {
 		ah->pd->users--;
 		prdma__obj_free(dev, ah);

@@ -82,7 +82,7 @@ prdma_qp_counters_get(struct prdma_qp *qp, struct prdma_qp_counters *c)
 {
 	int ret;
 
-	if (qp == NULL || c == NULL)
+	if (!prdma__obj_live(qp, PRDMA__OBJ_QP) || c == NULL)
 		return prdma_err(EINVAL);
 	memset(c, 0, sizeof(*c));
 	if (qp->dev->ops->qp_counters_get == NULL) {
@@ -98,7 +98,7 @@ prdma_qp_counters_reset(struct prdma_qp *qp)
 {
 	int ret;
 
-	if (qp == NULL)
+	if (!prdma__obj_live(qp, PRDMA__OBJ_QP))
 		return prdma_err(EINVAL);
 	if (qp->dev->ops->qp_counters_reset == NULL)
 		return 0;

@@ -31,7 +31,7 @@ prdma_cq_create(struct prdma_dev *dev, const struct prdma_cq_init_attr *attr)
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	cq = prdma__obj_alloc(dev, dev->obj_size.cq, "prdma_cq");
+	cq = prdma__obj_alloc(dev, dev->obj_size.cq, "prdma_cq", PRDMA__OBJ_CQ);
 	if (cq == NULL)
 		goto out;
 	cq->dev_id = dev->dev_id;
@@ -69,10 +69,15 @@ prdma_cq_destroy(struct prdma_cq *cq)
 	struct prdma_dev *dev;
 	int ret;
 
-	if (cq == NULL)
-		return prdma_err(EINVAL);
+	if (prdma__obj_check(cq, PRDMA__OBJ_CQ) < 0)
+		return -EINVAL;
 	dev = cq->dev;
 	pthread_mutex_lock(&dev->lock);
+	/* Again under the lock: another thread's destroy may have won. */
+	if (!prdma__obj_live(cq, PRDMA__OBJ_CQ)) {
+		pthread_mutex_unlock(&dev->lock);
+		return prdma_err(EINVAL);
+	}
 	if (cq->users != 0) {
 		pthread_mutex_unlock(&dev->lock);
 		PRDMA_LOG(ERR, "%s: CQ still used by %u QP(s)", dev->name, cq->users);
@@ -95,7 +100,7 @@ prdma_cq_resize(struct prdma_cq *cq, uint32_t cqe)
 	struct prdma_dev *dev;
 	int ret;
 
-	if (cq == NULL || cqe == 0)
+	if (!prdma__obj_live(cq, PRDMA__OBJ_CQ) || cqe == 0)
 		return prdma_err(EINVAL);
 	dev = cq->dev;
 	pthread_mutex_lock(&dev->lock);
@@ -113,7 +118,7 @@ prdma_cq_arm(struct prdma_cq *cq, enum prdma_cq_arm_flags flags)
 {
 	int ret;
 
-	if (cq == NULL || (flags != PRDMA_CQ_ARM_NEXT && flags != PRDMA_CQ_ARM_SOLICITED))
+	if (!prdma__obj_live(cq, PRDMA__OBJ_CQ) || (flags != PRDMA_CQ_ARM_NEXT && flags != PRDMA_CQ_ARM_SOLICITED))
 		return prdma_err(EINVAL);
 	ret = cq->dev->ops->cq_arm(cq, flags, 0);
 	return ret < 0 ? prdma_err(-ret) : 0;
@@ -124,7 +129,7 @@ prdma_cq_arm_n(struct prdma_cq *cq, uint32_t n)
 {
 	int ret;
 
-	if (cq == NULL || n == 0 || n > cq->cqe)
+	if (!prdma__obj_live(cq, PRDMA__OBJ_CQ) || n == 0 || n > cq->cqe)
 		return prdma_err(EINVAL);
 	ret = cq->dev->ops->cq_arm(cq, PRDMA_CQ_ARM_NEXT, n);
 	return ret < 0 ? prdma_err(-ret) : 0;
@@ -133,8 +138,8 @@ prdma_cq_arm_n(struct prdma_cq *cq, uint32_t n)
 int
 prdma_cq_event_fd(struct prdma_cq *cq)
 {
-	if (cq == NULL)
-		return prdma_err(EINVAL);
+	if (prdma__obj_check(cq, PRDMA__OBJ_CQ) < 0)
+		return -EINVAL;
 	if (cq->event_fd < 0)
 		return prdma_err(ENOTSUP);
 	return cq->event_fd;
@@ -145,8 +150,8 @@ prdma_cq_get_event(struct prdma_cq *cq)
 {
 	uint64_t n;
 
-	if (cq == NULL)
-		return prdma_err(EINVAL);
+	if (prdma__obj_check(cq, PRDMA__OBJ_CQ) < 0)
+		return -EINVAL;
 	if (cq->event_fd < 0)
 		return prdma_err(ENOTSUP);
 	if (read(cq->event_fd, &n, sizeof(n)) != sizeof(n))

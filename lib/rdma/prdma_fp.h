@@ -244,6 +244,42 @@ typedef int (*prdma_poll_cq_t)(struct prdma_cq *cq, uint16_t nb,
 typedef int (*prdma_peek_cq_t)(struct prdma_cq *cq);
 
 /**
+ * @internal Kinds of object handle, for the validity marker below.
+ */
+enum prdma__obj_kind {
+	PRDMA__OBJ_PD = 1,
+	PRDMA__OBJ_MR,
+	PRDMA__OBJ_MW,
+	PRDMA__OBJ_CQ,
+	PRDMA__OBJ_SRQ,
+	PRDMA__OBJ_QP,
+	PRDMA__OBJ_AH,
+};
+
+/** @internal A live object's marker: "PRD" and its kind. */
+#define PRDMA__OBJ_MAGIC(kind) (0x50524400u | (uint32_t)(kind))
+
+/**
+ * @internal Every object handle (PD, MR, MW, CQ, SRQ, QP, AH) is preceded
+ * by this header, one cache line before it. The marker is set when the
+ * object is created and cleared before it is freed, so a call on a
+ * destroyed handle fails with EINVAL (doc/security.md says exactly when
+ * that is guaranteed).
+ */
+struct prdma__obj_hdr {
+	uint32_t magic;
+	uint32_t kind;
+} __rte_cache_aligned;
+
+/** @internal 1 if @p obj is a live handle of @p kind. */
+static inline int
+prdma__obj_live(const void *obj, enum prdma__obj_kind kind)
+{
+	return obj != NULL &&
+		((const struct prdma__obj_hdr *)obj)[-1].magic == PRDMA__OBJ_MAGIC(kind);
+}
+
+/**
  * @internal One cache line per device: the provider's fast-path entry
  * points. Unused and stopped devices point at dummies that set rte_errno to
  * ENODEV and fail, so a wrapper never checks for NULL.
@@ -273,7 +309,7 @@ prdma_post_send(struct prdma_qp *qp, const struct prdma_send_wr *wr,
 		const struct prdma_send_wr **bad_wr)
 {
 #ifdef PRDMA_DEBUG
-	if (qp == NULL || wr == NULL || bad_wr == NULL) {
+	if (!prdma__obj_live(qp, PRDMA__OBJ_QP) || wr == NULL || bad_wr == NULL) {
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
@@ -287,7 +323,7 @@ prdma_post_recv(struct prdma_qp *qp, const struct prdma_recv_wr *wr,
 		const struct prdma_recv_wr **bad_wr)
 {
 #ifdef PRDMA_DEBUG
-	if (qp == NULL || wr == NULL || bad_wr == NULL) {
+	if (!prdma__obj_live(qp, PRDMA__OBJ_QP) || wr == NULL || bad_wr == NULL) {
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
@@ -301,7 +337,7 @@ prdma_post_srq_recv(struct prdma_srq *srq, const struct prdma_recv_wr *wr,
 		    const struct prdma_recv_wr **bad_wr)
 {
 #ifdef PRDMA_DEBUG
-	if (srq == NULL || wr == NULL || bad_wr == NULL) {
+	if (!prdma__obj_live(srq, PRDMA__OBJ_SRQ) || wr == NULL || bad_wr == NULL) {
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
@@ -317,7 +353,7 @@ static inline int
 prdma_cq_poll(struct prdma_cq *cq, uint16_t nb, struct prdma_wc *wc)
 {
 #ifdef PRDMA_DEBUG
-	if (cq == NULL || wc == NULL)
+	if (!prdma__obj_live(cq, PRDMA__OBJ_CQ) || wc == NULL)
 		return 0;
 #endif
 	return prdma_fp_ops[cq->dev_id].poll_cq(cq, nb, wc);
@@ -328,7 +364,7 @@ static inline int
 prdma_cq_peek(struct prdma_cq *cq)
 {
 #ifdef PRDMA_DEBUG
-	if (cq == NULL)
+	if (!prdma__obj_live(cq, PRDMA__OBJ_CQ))
 		return 0;
 #endif
 	return prdma_fp_ops[cq->dev_id].peek_cq(cq);

@@ -24,7 +24,7 @@ prdma_gid_is_multicast(const union prdma_gid *gid)
 static int
 mcast_args_valid(const struct prdma_qp *qp, const union prdma_gid *gid)
 {
-	return qp != NULL && gid != NULL && qp->qp_type == PRDMA_QPT_UD &&
+	return prdma__obj_live(qp, PRDMA__OBJ_QP) && gid != NULL && qp->qp_type == PRDMA_QPT_UD &&
 		prdma_gid_is_multicast(gid);
 }
 

@@ -55,7 +55,7 @@ mr_create(struct prdma_pd *pd, void *addr, uint64_t length, uint32_t access,
 	int ret;
 
 	pthread_mutex_lock(&dev->lock);
-	mr = prdma__obj_alloc(dev, dev->obj_size.mr, "prdma_mr");
+	mr = prdma__obj_alloc(dev, dev->obj_size.mr, "prdma_mr", PRDMA__OBJ_MR);
 	if (mr == NULL)
 		goto out;
 	mr->dev = dev;
@@ -82,7 +82,7 @@ prdma_mr_reg(struct prdma_pd *pd, void *addr, size_t length, uint32_t access)
 {
 	struct prdma_dev_attr attr;
 
-	if (pd == NULL || addr == NULL || length == 0 || !access_valid(access)) {
+	if (!prdma__obj_live(pd, PRDMA__OBJ_PD) || addr == NULL || length == 0 || !access_valid(access)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -106,7 +106,7 @@ prdma_mr_reg(struct prdma_pd *pd, void *addr, size_t length, uint32_t access)
 struct prdma_mr *
 prdma_mr_get_dma(struct prdma_pd *pd, uint32_t access)
 {
-	if (pd == NULL || (access & ~PRDMA_ACCESS_LOCAL_WRITE) != 0) {
+	if (!prdma__obj_live(pd, PRDMA__OBJ_PD) || (access & ~PRDMA_ACCESS_LOCAL_WRITE) != 0) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -119,11 +119,12 @@ prdma_mr_dereg(struct prdma_mr *mr)
 	struct prdma_dev *dev;
 	int ret;
 
-	if (mr == NULL)
-		return prdma_err(EINVAL);
+	if (prdma__obj_check(mr, PRDMA__OBJ_MR) < 0)
+		return -EINVAL;
 	dev = mr->dev;
 	pthread_mutex_lock(&dev->lock);
-	ret = dev->ops->mr_dereg(mr);
+	/* Again under the lock: another thread's dereg may have won. */
+	ret = prdma__obj_live(mr, PRDMA__OBJ_MR) ? dev->ops->mr_dereg(mr) : -EINVAL;
 	if (ret == 0) {
 		mr->pd->users--;
 		prdma__obj_free(dev, mr);
@@ -139,13 +140,13 @@ prdma_mw_alloc(struct prdma_pd *pd, enum prdma_mw_type type)
 	struct prdma_mw *mw;
 	int ret;
 
-	if (pd == NULL || (type != PRDMA_MW_TYPE_1 && type != PRDMA_MW_TYPE_2)) {
+	if (!prdma__obj_live(pd, PRDMA__OBJ_PD) || (type != PRDMA_MW_TYPE_1 && type != PRDMA_MW_TYPE_2)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
 	dev = pd->dev;
 	pthread_mutex_lock(&dev->lock);
-	mw = prdma__obj_alloc(dev, dev->obj_size.mw, "prdma_mw");
+	mw = prdma__obj_alloc(dev, dev->obj_size.mw, "prdma_mw", PRDMA__OBJ_MW);
 	if (mw == NULL)
 		goto out;
 	mw->dev = dev;
@@ -170,11 +171,11 @@ prdma_mw_dealloc(struct prdma_mw *mw)
 	struct prdma_dev *dev;
 	int ret;
 
-	if (mw == NULL)
-		return prdma_err(EINVAL);
+	if (prdma__obj_check(mw, PRDMA__OBJ_MW) < 0)
+		return -EINVAL;
 	dev = mw->dev;
 	pthread_mutex_lock(&dev->lock);
-	ret = dev->ops->mw_dealloc(mw);
+	ret = prdma__obj_live(mw, PRDMA__OBJ_MW) ? dev->ops->mw_dealloc(mw) : -EINVAL;
 	if (ret == 0) {
 		mw->pd->users--;
 		prdma__obj_free(dev, mw);
@@ -193,7 +194,8 @@ prdma_mw_bind(struct prdma_qp *qp, struct prdma_mw *mw,
 	uint32_t rkey;
 	int ret;
 
-	if (qp == NULL || mw == NULL || info == NULL || mw->type != PRDMA_MW_TYPE_1 ||
+	if (!prdma__obj_live(qp, PRDMA__OBJ_QP) || !prdma__obj_live(mw, PRDMA__OBJ_MW) || info == NULL ||
+	    (info->mr != NULL && !prdma__obj_live(info->mr, PRDMA__OBJ_MR)) || mw->type != PRDMA_MW_TYPE_1 ||
 	    mw->pd != qp->pd || (info->length != 0 && info->mr == NULL) ||
 	    (info->access & ~(PRDMA_ACCESS_REMOTE_READ | PRDMA_ACCESS_REMOTE_WRITE |
 			      PRDMA_ACCESS_REMOTE_ATOMIC)) != 0 ||

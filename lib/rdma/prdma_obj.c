@@ -10,29 +10,43 @@
 
 #include "prdma_private.h"
 
-/* Called with dev->lock held. */
+/*
+ * Called with dev->lock held. The handle is one cache line past the start
+ * of the allocation; the line before it holds the marker.
+ */
 void *
-prdma__obj_alloc(struct prdma_dev *dev, size_t size, const char *what)
+prdma__obj_alloc(struct prdma_dev *dev, size_t size, const char *what,
+		 enum prdma__obj_kind kind)
 {
-	void *obj = rte_zmalloc_socket(what, size, RTE_CACHE_LINE_SIZE,
-				       dev->socket_id);
+	struct prdma__obj_hdr *h = rte_zmalloc_socket(what, sizeof(*h) + size,
+						      RTE_CACHE_LINE_SIZE, dev->socket_id);
 
-	if (obj == NULL) {
+	if (h == NULL) {
 		PRDMA_LOG(ERR, "%s: cannot allocate %zu bytes for a %s",
 			  dev->name, size, what);
 		rte_errno = ENOMEM;
 		return NULL;
 	}
+	h->kind = kind;
+	h->magic = PRDMA__OBJ_MAGIC(kind);
 	dev->objects++;
-	return obj;
+	return h + 1;
 }
 
 /* Called with dev->lock held. */
 void
 prdma__obj_free(struct prdma_dev *dev, void *obj)
 {
+	struct prdma__obj_hdr *h = (struct prdma__obj_hdr *)obj - 1;
+
+	/*
+	 * Cleared before the memory goes back: a later call on this handle
+	 * sees a dead marker unless the memory has been handed out again
+	 * (doc/security.md, "Stale handles").
+	 */
+	__atomic_store_n(&h->magic, 0, __ATOMIC_RELEASE);
 	dev->objects--;
-	rte_free(obj);
+	rte_free(h);
 }
 
 struct prdma_pd *
@@ -47,7 +61,7 @@ prdma_pd_alloc(struct prdma_dev *dev)
 		return NULL;
 	}
 	pthread_mutex_lock(&dev->lock);
-	pd = prdma__obj_alloc(dev, dev->obj_size.pd, "prdma_pd");
+	pd = prdma__obj_alloc(dev, dev->obj_size.pd, "prdma_pd", PRDMA__OBJ_PD);
 	if (pd == NULL)
 		goto out;
 	pd->dev = dev;
@@ -69,11 +83,13 @@ prdma_pd_free(struct prdma_pd *pd)
 	struct prdma_dev *dev;
 	int ret = 0;
 
-	if (pd == NULL)
-		return prdma_err(EINVAL);
+	if (prdma__obj_check(pd, PRDMA__OBJ_PD) < 0)
+		return -EINVAL;
 	dev = pd->dev;
 	pthread_mutex_lock(&dev->lock);
-	if (pd->users != 0) {
+	if (!prdma__obj_live(pd, PRDMA__OBJ_PD)) {
+		ret = -EINVAL;  /* freed by another thread meanwhile */
+	} else if (pd->users != 0) {
 		PRDMA_LOG(ERR, "%s: PD %u still has %u object(s)", dev->name,
 			  pd->pd_num, pd->users);
 		ret = -EBUSY;

@@ -31,8 +31,22 @@ int prdma_ops_complete(struct prdma_dev *dev);
 /* prdma_dev.c: the device's capabilities, without the control lock. */
 int prdma__dev_attr(struct prdma_dev *dev, struct prdma_dev_attr *attr);
 
-/* prdma_obj.c: allocate and free an object of the provider's size. */
-void *prdma__obj_alloc(struct prdma_dev *dev, size_t size, const char *what);
+/*
+ * prdma_obj.c: allocate an object of the provider's size, zeroed, with its
+ * validity marker set; free it, marker cleared first.
+ */
+void *prdma__obj_alloc(struct prdma_dev *dev, size_t size, const char *what,
+		       enum prdma__obj_kind kind);
 void prdma__obj_free(struct prdma_dev *dev, void *obj);
+
+/*
+ * A handle passed to the public API: EINVAL (rte_errno too) unless it is a
+ * live object of @kind. Used before and again under the device lock.
+ */
+static inline int
+prdma__obj_check(const void *obj, enum prdma__obj_kind kind)
+{
+	return prdma__obj_live(obj, kind) ? 0 : prdma_err(EINVAL);
+}
 
 #endif /* PRDMA_PRIVATE_H */

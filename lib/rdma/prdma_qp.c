@@ -32,8 +32,9 @@ prdma_qp_create(struct prdma_pd *pd, struct prdma_qp_init_attr *attr)
 	struct prdma_qp *qp;
 	int ret;
 
-	if (pd == NULL || attr == NULL || attr->comp_mask != 0 ||
-	    attr->send_cq == NULL || attr->recv_cq == NULL) {
+	if (!prdma__obj_live(pd, PRDMA__OBJ_PD) || attr == NULL || attr->comp_mask != 0 ||
+	    !prdma__obj_live(attr->send_cq, PRDMA__OBJ_CQ) || !prdma__obj_live(attr->recv_cq, PRDMA__OBJ_CQ) ||
+	    (attr->srq != NULL && !prdma__obj_live(attr->srq, PRDMA__OBJ_SRQ))) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -62,7 +63,7 @@ prdma_qp_create(struct prdma_pd *pd, struct prdma_qp_init_attr *attr)
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	qp = prdma__obj_alloc(dev, dev->obj_size.qp, "prdma_qp");
+	qp = prdma__obj_alloc(dev, dev->obj_size.qp, "prdma_qp", PRDMA__OBJ_QP);
 	if (qp == NULL)
 		goto out;
 	qp->dev_id = dev->dev_id;
@@ -148,7 +149,7 @@ prdma_qp_modify(struct prdma_qp *qp, const struct prdma_qp_attr *attr,
 	struct prdma_dev *dev;
 	int ret;
 
-	if (qp == NULL || attr == NULL)
+	if (!prdma__obj_live(qp, PRDMA__OBJ_QP) || attr == NULL)
 		return prdma_err(EINVAL);
 	dev = qp->dev;
 	pthread_mutex_lock(&dev->lock);
@@ -182,7 +183,7 @@ prdma_qp_query(struct prdma_qp *qp, struct prdma_qp_attr *attr,
 	struct prdma_dev *dev;
 	int ret;
 
-	if (qp == NULL || (attr == NULL && init_attr == NULL))
+	if (!prdma__obj_live(qp, PRDMA__OBJ_QP) || (attr == NULL && init_attr == NULL))
 		return prdma_err(EINVAL);
 	dev = qp->dev;
 	memset(&tmp, 0, sizeof(tmp));
@@ -215,11 +216,12 @@ prdma_qp_destroy(struct prdma_qp *qp)
 	struct prdma_dev *dev;
 	int ret;
 
-	if (qp == NULL)
-		return prdma_err(EINVAL);
+	if (prdma__obj_check(qp, PRDMA__OBJ_QP) < 0)
+		return -EINVAL;
 	dev = qp->dev;
 	pthread_mutex_lock(&dev->lock);
-	ret = dev->ops->qp_destroy(qp);
+	/* Again under the lock: another thread's destroy may have won. */
+	ret = prdma__obj_live(qp, PRDMA__OBJ_QP) ? dev->ops->qp_destroy(qp) : -EINVAL;
 	if (ret == 0) {
 		TAILQ_REMOVE(&dev->qps, qp, lib_entry);
 		qp->pd->users--;

@@ -14,7 +14,7 @@ prdma_srq_create(struct prdma_pd *pd, struct prdma_srq_init_attr *attr)
 	struct prdma_srq *srq;
 	int ret;
 
-	if (pd == NULL || attr == NULL || attr->comp_mask != 0 ||
+	if (!prdma__obj_live(pd, PRDMA__OBJ_PD) || attr == NULL || attr->comp_mask != 0 ||
 	    attr->attr.max_wr == 0 || attr->attr.max_sge == 0 ||
 	    attr->attr.srq_limit > attr->attr.max_wr) {
 		rte_errno = EINVAL;
@@ -32,7 +32,7 @@ prdma_srq_create(struct prdma_pd *pd, struct prdma_srq_init_attr *attr)
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	srq = prdma__obj_alloc(dev, dev->obj_size.srq, "prdma_srq");
+	srq = prdma__obj_alloc(dev, dev->obj_size.srq, "prdma_srq", PRDMA__OBJ_SRQ);
 	if (srq == NULL)
 		goto out;
 	srq->dev_id = dev->dev_id;
@@ -59,7 +59,7 @@ prdma_srq_modify(struct prdma_srq *srq, const struct prdma_srq_attr *attr,
 	struct prdma_dev *dev;
 	int ret;
 
-	if (srq == NULL || attr == NULL || mask == 0 ||
+	if (!prdma__obj_live(srq, PRDMA__OBJ_SRQ) || attr == NULL || mask == 0 ||
 	    (mask & ~(PRDMA_SRQ_MAX_WR | PRDMA_SRQ_LIMIT)) != 0 ||
 	    ((mask & PRDMA_SRQ_MAX_WR) && attr->max_wr == 0))
 		return prdma_err(EINVAL);
@@ -76,7 +76,7 @@ prdma_srq_query(struct prdma_srq *srq, struct prdma_srq_attr *attr)
 	struct prdma_dev *dev;
 	int ret;
 
-	if (srq == NULL || attr == NULL)
+	if (!prdma__obj_live(srq, PRDMA__OBJ_SRQ) || attr == NULL)
 		return prdma_err(EINVAL);
 	dev = srq->dev;
 	pthread_mutex_lock(&dev->lock);
@@ -91,10 +91,15 @@ prdma_srq_destroy(struct prdma_srq *srq)
 	struct prdma_dev *dev;
 	int ret;
 
-	if (srq == NULL)
-		return prdma_err(EINVAL);
+	if (prdma__obj_check(srq, PRDMA__OBJ_SRQ) < 0)
+		return -EINVAL;
 	dev = srq->dev;
 	pthread_mutex_lock(&dev->lock);
+	/* Again under the lock: another thread's destroy may have won. */
+	if (!prdma__obj_live(srq, PRDMA__OBJ_SRQ)) {
+		pthread_mutex_unlock(&dev->lock);
+		return prdma_err(EINVAL);
+	}
 	if (srq->users != 0) {
 		pthread_mutex_unlock(&dev->lock);
 		PRDMA_LOG(ERR, "%s: SRQ %u still used by %u QP(s)", dev->name,

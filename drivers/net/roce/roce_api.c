@@ -106,7 +106,7 @@ prdma_roce_qp_rate_get(struct prdma_qp *pqp, uint64_t *mbps)
 	struct roce_dev *dev;
 	struct roce_qp *qp;
 
-	if (pqp == NULL || mbps == NULL) {
+	if (!prdma__obj_live(pqp, PRDMA__OBJ_QP) || mbps == NULL) {
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}

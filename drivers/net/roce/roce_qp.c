@@ -613,10 +613,14 @@ roce_qp_destroy(struct prdma_qp *pqp)
 	roce_engine_lock(dev);
 	if (pqp->state != PRDMA_QPS_RESET)
 		roce_qp_flush(qp);
-	dev->qp_tbl[qp->slot] = NULL;
-	/* A mark left set would only step an empty slot: clear it anyway. */
-	__atomic_fetch_and(&dev->qp_act[w], ~RTE_BIT64(qp->slot & 63), __ATOMIC_RELAXED);
-	dev->qp_tmr[w] &= ~RTE_BIT64(qp->slot & 63);
+	/* The slot and its marks are this QP's only while it holds the slot. */
+	if (dev->qp_tbl[qp->slot] == qp) {
+		dev->qp_tbl[qp->slot] = NULL;
+		/* A mark left set would only step an empty slot: clear it anyway. */
+		__atomic_fetch_and(&dev->qp_act[w], ~RTE_BIT64(qp->slot & 63),
+				   __ATOMIC_RELAXED);
+		dev->qp_tmr[w] &= ~RTE_BIT64(qp->slot & 63);
+	}
 	roce_mcast_qp_gone(dev, qp);
 	dev->nb_qps--;
 	roce_engine_unlock(dev);
