@@ -341,6 +341,129 @@ trq_connect(struct prdma_qp *qp, const union prdma_gid *gid, uint32_t rqpn)
 					 PRDMA_QP_RNR_RETRY | PRDMA_QP_MAX_QP_RD_ATOMIC), 0);
 }
 
+/* Two linked models @link.0/1, each with a PD, CQ, MR on one page. */
+static void
+trq_open(struct trq_side *s, const char *link)
+{
+	struct prdma_cq_init_attr ca;
+	int k;
+
+	memset(s, 0, 2 * sizeof(*s));
+	for (k = 0; k < 2; k++) {
+		char name[16], args[96];
+		struct hermon_model_conf c = { .link = link, .side = (uint8_t)k };
+
+		snprintf(name, sizeof(name), "%s.%d", link, k);
+		c.name = name;
+		s[k].m = hermon_model_create(&c);
+		assert_non_null(s[k].m);
+		snprintf(args, sizeof(args), "hermon:model,name=%s,link=%s,side=%d",
+			 name, link, k);
+		s[k].id = prdma_dev_probe(args);
+		assert_true(s[k].id >= 0);
+		s[k].dev = prdma_dev_open((uint16_t)s[k].id);
+		s[k].pd = prdma_pd_alloc(s[k].dev);
+		memset(&ca, 0, sizeof(ca));
+		ca.cqe = 64;
+		s[k].cq = prdma_cq_create(s[k].dev, &ca);
+		s[k].buf = rte_zmalloc("trq", 4096, 4096);
+		assert_non_null(s[k].buf);
+		s[k].mr = prdma_mr_reg(s[k].pd, s[k].buf, 4096, PRDMA_ACCESS_LOCAL_WRITE |
+				       PRDMA_ACCESS_REMOTE_WRITE);
+		assert_non_null(s[k].mr);
+	}
+}
+
+/* An RC QP on each side, connected to each other. */
+static void
+trq_pair(struct trq_side *s)
+{
+	struct prdma_qp_init_attr ia;
+	union prdma_gid gid[2];
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		assert_int_equal(prdma_gid_query(s[k].dev, 1, 0, &gid[k]), 0);
+		memset(&ia, 0, sizeof(ia));
+		ia.qp_type = PRDMA_QPT_RC;
+		ia.send_cq = s[k].cq;
+		ia.recv_cq = s[k].cq;
+		ia.cap.max_send_wr = 16;
+		ia.cap.max_recv_wr = 16;
+		ia.cap.max_send_sge = 2;
+		ia.cap.max_recv_sge = 1;
+		s[k].qp = prdma_qp_create(s[k].pd, &ia);
+		assert_non_null(s[k].qp);
+	}
+	for (k = 0; k < 2; k++)
+		trq_connect(s[k].qp, &gid[1 - k], s[1 - k].qp->qp_num);
+}
+
+static int
+trq_wait(struct trq_side *s, struct prdma_wc *wc)
+{
+	uint64_t end = rte_get_tsc_cycles() + rte_get_tsc_hz() * 5;
+	int r = 0;
+
+	while (r == 0 && rte_get_tsc_cycles() < end)
+		r = prdma_cq_poll(s->cq, 1, wc);
+	return r;
+}
+
+static void
+trq_close(struct trq_side *s)
+{
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		if (s[k].qp != NULL)
+			assert_int_equal(prdma_qp_destroy(s[k].qp), 0);
+		assert_int_equal(prdma_mr_dereg(s[k].mr), 0);
+		assert_int_equal(prdma_cq_destroy(s[k].cq), 0);
+		assert_int_equal(prdma_pd_free(s[k].pd), 0);
+		prdma_dev_close(s[k].dev);
+		assert_int_equal(prdma_dev_remove((uint16_t)s[k].id), 0);
+		rte_free(s[k].buf);
+		hermon_model_put(s[k].m);
+	}
+}
+
+/*
+ * F18: a zero-length gather entry next to a real one. The byte count 0
+ * means 2^31 bytes to the device; the PMD writes 0x80000000 (no bytes).
+ */
+static void
+test_zero_length_sge(void **state)
+{
+	struct trq_side s[2];
+	struct prdma_sge rsge, sge[2];
+	struct prdma_recv_wr rwr = { .wr_id = 1, .sg_list = &rsge, .num_sge = 1 };
+	struct prdma_send_wr wr = {
+		.wr_id = 2, .sg_list = sge, .num_sge = 2,
+		.opcode = PRDMA_WR_SEND, .send_flags = PRDMA_SEND_SIGNALED,
+	};
+	const struct prdma_recv_wr *rbad;
+	const struct prdma_send_wr *bad;
+	struct prdma_wc wc;
+
+	(void)state;
+	trq_open(s, "trz");
+	trq_pair(s);
+	rsge = (struct prdma_sge){ (uintptr_t)s[1].buf, 1024, s[1].mr->lkey };
+	assert_int_equal(prdma_post_recv(s[1].qp, &rwr, &rbad), 0);
+	memset(s[0].buf, 0x3c, 64);
+	sge[0] = (struct prdma_sge){ (uintptr_t)s[0].buf, 0, s[0].mr->lkey };
+	sge[1] = (struct prdma_sge){ (uintptr_t)s[0].buf, 64, s[0].mr->lkey };
+	assert_int_equal(prdma_post_send(s[0].qp, &wr, &bad), 0);
+	assert_int_equal(trq_wait(&s[0], &wc), 1);
+	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
+	assert_int_equal(trq_wait(&s[1], &wc), 1);
+	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
+	assert_int_equal(wc.byte_len, 64);
+	assert_int_equal(s[1].buf[63], 0x3c);
+	trq_close(s);
+}
+
 /*
  * A QP connect and one RDMA WRITE between two Ethernet models, traced on
  * side 0 against tests/data/hermon/qp-connect.trace (F10: the path says
@@ -550,6 +673,7 @@ main(void)
 		cmocka_unit_test(test_qp_connect_trace),
 		cmocka_unit_test(test_eq_raises_no_interrupt),
 		cmocka_unit_test(test_rd_atomic_limit),
+		cmocka_unit_test(test_zero_length_sge),
 	};
 
 	if (t_eal_init() < 0)

@@ -357,6 +357,10 @@ hm_wqe_parse(struct hm_qp *q, const uint8_t *w, struct hm_wqe *x)
 			const struct hermon_prm_wqe_segment_data_ptr *d = (const void *)(w + off);
 			uint32_t n = HERMON_GET(d, wqe_segment_data_ptr, byte_count);
 
+			/* a gather byte count of 0 is 2^31 bytes (rdma-core writes
+			 * 0x80000000, a zero-length inline segment, for 0 bytes) */
+			if (n == 0)
+				n = RTE_BIT32(31);
 			if (n != 0)
 				x->seg[x->nseg++] = (struct hm_seg){
 					.addr = HERMON_GET64(d, wqe_segment_data_ptr,
