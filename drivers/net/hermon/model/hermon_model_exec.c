@@ -449,6 +449,12 @@ hm_bind(struct hm_qp *q, const struct hm_wqe *x)
 	st = HERMON_GET(w, mpt, status);
 	if (st != HERMON_MPT_HW && st != HERMON_MPT_FREE)
 		return HERMON_SYND_MW_BIND;
+	/* a type-2 bind needs a window made type 2 (bound-to-QP) that is
+	 * free; a type-1 bind one that is not type 2 */
+	if (HERMON_GET(b, wqe_segment_bind, type2) ?
+	    (!HERMON_GET(w, mpt, bqp) || st != HERMON_MPT_FREE) :
+	    HERMON_GET(w, mpt, bqp) != 0)
+		return HERMON_SYND_MW_BIND;
 	if (len != 0) {
 		reg = hm_mpt(q->m, lkey >> 8);
 		if (reg == NULL || HERMON_GET(reg, mpt, status) != HERMON_MPT_HW ||
@@ -474,7 +480,6 @@ hm_bind(struct hm_qp *q, const struct hm_wqe *x)
 	HERMON_FILL64(w, mpt, start_addr_h, start_addr_l, addr);
 	HERMON_FILL64(w, mpt, len_h, len_l, len);
 	HERMON_FILL(w, mpt, lkey, reg != NULL ? lkey : 0);
-	HERMON_FILL(w, mpt, bqp, HERMON_GET(b, wqe_segment_bind, type2));
 	HERMON_FILL(w, mpt, qpn, HERMON_GET(b, wqe_segment_bind, type2) ? q->qpn : 0);
 	HERMON_FILL(w, mpt, status, reg != NULL ? HERMON_MPT_HW : HERMON_MPT_FREE);
 	if (reg != NULL)

@@ -153,7 +153,9 @@ hm_mpt_cmd(struct hermon_model *m, struct hm_cmd *c)
 			return HERMON_STAT_BAD_PARAM;
 		memcpy(mpt, io, sizeof(*mpt));
 		HERMON_FILL(mpt, mpt, win_cnt, 0);
-		HERMON_FILL(mpt, mpt, status, HERMON_MPT_HW);
+		/* a window may start free (type 2, Linux mlx4_mw_enable) */
+		if (HERMON_GET(io, mpt, r_w) || HERMON_GET(io, mpt, status) != HERMON_MPT_FREE)
+			HERMON_FILL(mpt, mpt, status, HERMON_MPT_HW);
 		return HERMON_STAT_OK;
 	case HERMON_CMD_HW2SW_MPT:
 		if (HERMON_GET(mpt, mpt, mem_key) == 0)
