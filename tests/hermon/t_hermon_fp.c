@@ -360,6 +360,42 @@ test_stamp_every_block(void **state)
 	fp_pair_destroy();
 }
 
+/*
+ * F21: LOCAL_INV and BIND_MW carry the strong-ordering bit (control dword
+ * 2 bit 7, rdma-core MLX4_WQE_CTRL_STRONG_ORDER); other requests do not.
+ */
+static void
+test_strong_order_bit(void **state)
+{
+	struct prdma_sge sge = { 0, 16, 0 };
+	struct prdma_send_wr wr;
+	const struct prdma_send_wr *bad;
+	struct hermon_qp *hq;
+	const uint8_t *w;
+
+	(void)state;
+	fp_pair(64, 16);
+	hq = (struct hermon_qp *)env.qp[0];
+	sge.addr = (uintptr_t)env.src;
+	memset(&wr, 0, sizeof(wr));
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = PRDMA_WR_RDMA_WRITE;
+	wr.wr.rdma.remote_addr = (uintptr_t)env.buf[1];
+	wr.wr.rdma.rkey = env.mr[1]->rkey;
+	assert_int_equal(prdma_post_send(env.qp[0], &wr, &bad), 0);
+	w = hq->sq + ((size_t)((hq->sq_head - 1) & hq->sq_mask) << hq->sq_shift);
+	assert_int_equal(w[11] & 0x80, 0);
+	/* a key nobody has: the QP goes to error, and the pair goes away */
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = PRDMA_WR_LOCAL_INV;
+	wr.invalidate_rkey = 0xdead0001;
+	assert_int_equal(prdma_post_send(env.qp[0], &wr, &bad), 0);
+	w = hq->sq + ((size_t)((hq->sq_head - 1) & hq->sq_mask) << hq->sq_shift);
+	assert_int_equal(w[11] & 0x80, 0x80);
+	fp_pair_destroy();
+}
+
 /* Several signaled requests, then polls of several CQEs at once, in order. */
 static void
 test_poll_many(void **state)
@@ -467,6 +503,7 @@ main(void)
 		cmocka_unit_test(test_wraps_stride128),
 		cmocka_unit_test(test_poll_many),
 		cmocka_unit_test(test_stamp_every_block),
+		cmocka_unit_test(test_strong_order_bit),
 	};
 
 	return cmocka_run_group_tests_name("hermon-fp", tests, setup, teardown);

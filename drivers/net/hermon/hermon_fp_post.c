@@ -49,6 +49,15 @@ static const uint8_t hermon_wr_kind[8][16] = {
 };
 
 /*
+ * F21: strong ordering (control dword 2 bit 7) for local invalidation and
+ * window binds, as rdma-core mlx4_post_send sets MLX4_WQE_CTRL_STRONG_ORDER.
+ */
+static const rte_be32_t hermon_wqe_so[16] = {
+	[PRDMA_WR_LOCAL_INV] = RTE_BE32(RTE_BIT32(7)),
+	[PRDMA_WR_BIND_MW] = RTE_BE32(RTE_BIT32(7)),
+};
+
+/*
  * Control dword 0 (big-endian) by the ring pass's parity and the request's
  * opcode: the WQE opcode, with the owner bit (31) that makes it the
  * device's on that pass.
@@ -350,7 +359,8 @@ put_ctrl(struct hermon_qp *qp, uint8_t *w, const struct prdma_send_wr *wr,
 	/* DS in 16-byte units; PRDMA_SEND_FENCE (bit 0) lands on f (bit 6) */
 	put32(w + 4, (off >> 4) | ((flags & PRDMA_SEND_FENCE) << 6));
 	*(rte_be32_t *)(w + 8) = qp->sq_ctrl2[flags & (PRDMA_SEND_SIGNALED |
-						       PRDMA_SEND_SOLICITED)];
+						       PRDMA_SEND_SOLICITED)] |
+		hermon_wqe_so[wr->opcode];
 	put32(w + 12, wr->imm_data);
 	qp->sq_wrid[head & qp->sq_mask] = wr->wr_id;
 	hermon_barrier_wqe_before_owner();
