@@ -498,6 +498,11 @@ hm_qp_cmd(struct hermon_model *m, struct hm_cmd *c)
 		memset(&m->obj.qp[qpn], 0, sizeof(m->obj.qp[qpn]));
 		return HERMON_STAT_OK;
 	}
+	/* F22: like every transition but 2RST, these read their mailbox
+	 * (Linux __mlx4_qp_modify sends one): none is a DMA fault */
+	if ((c->opcode == HERMON_CMD_2ERR_QP || c->opcode == HERMON_CMD_RTS2SQD_QP) &&
+	    hm_dma_ptr(c->in_param, sizeof(struct hermon_prm_qp_ee_state_transitions)) == NULL)
+		return HERMON_STAT_INTERNAL_ERR;
 	if (c->opcode == HERMON_CMD_2ERR_QP || c->opcode == HERMON_CMD_RTS2SQD_QP) {
 		QPC_SET(state, to);
 		if (c->opcode == HERMON_CMD_RTS2SQD_QP && (c->in_mod & RTE_BIT32(31))) {
