@@ -281,19 +281,18 @@ bool
 hermon_fw_check_catas(struct hermon_dev *hd)
 {
 	const uint8_t *bar = hd->bus.bar[HERMON_BAR_CFG];
-	uint32_t i, v, first = 0;
-	bool set = false;
+	uint32_t i, first;
 
 	if (hd->fatal)
 		return true;
-	for (i = 0; i < hd->fw.error_buf_size; i++) {
-		v = hermon_mmio_read32(bar, (uint32_t)hd->fw.error_buf_offset + 4 * i);
-		if (v != 0 && !set) {
-			first = v;
-			set = true;
-		}
-	}
-	if (!set)
+	if (hd->fw.error_buf_size == 0)
+		return false;
+	/*
+	 * F23: only dword 0 says "fatal" (Linux poll_catas reads just it);
+	 * the other dwords are diagnostics, printed below.
+	 */
+	first = hermon_mmio_read32(bar, (uint32_t)hd->fw.error_buf_offset);
+	if (first == 0)
 		return false;
 	hd->fatal = true;
 	hd->catas_syndrome = first;
