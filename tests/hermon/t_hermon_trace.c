@@ -32,6 +32,7 @@
 #include "t_hermon_trace_match.h"
 #include "hermon_model.h"
 #include "hermon_regs.h"
+#include "hermon_prm_ext.h"
 
 #define T_MAX_EV 4096
 #define T_MAX_STEPS 128
@@ -465,6 +466,35 @@ test_zero_length_sge(void **state)
 }
 
 /*
+ * F24: vendor_err is the error CQE's vendor syndrome (byte 0x1a, rdma-core
+ * cq.c), not the syndrome (0x1b).
+ */
+static void
+test_vendor_err_byte(void **state)
+{
+	struct trq_side s[2];
+	struct prdma_sge sge;
+	struct prdma_send_wr wr = {
+		.wr_id = 3, .sg_list = &sge, .num_sge = 1,
+		.opcode = PRDMA_WR_RDMA_WRITE, .send_flags = PRDMA_SEND_SIGNALED,
+	};
+	const struct prdma_send_wr *bad;
+	struct prdma_wc wc;
+
+	(void)state;
+	trq_open(s, "trv");
+	trq_pair(s);
+	sge = (struct prdma_sge){ (uintptr_t)s[0].buf, 64, s[0].mr->lkey };
+	wr.wr.rdma.remote_addr = (uintptr_t)s[1].buf;
+	wr.wr.rdma.rkey = s[1].mr->rkey ^ 0x55;          /* nobody's key */
+	assert_int_equal(prdma_post_send(s[0].qp, &wr, &bad), 0);
+	assert_int_equal(trq_wait(&s[0], &wc), 1);
+	assert_int_equal(wc.status, PRDMA_WC_REM_ACCESS_ERR);
+	assert_int_equal(wc.vendor_err, HERMON_MODEL_VENDOR_SYND(HERMON_SYND_REM_ACCESS));
+	trq_close(s);
+}
+
+/*
  * A QP connect and one RDMA WRITE between two Ethernet models, traced on
  * side 0 against tests/data/hermon/qp-connect.trace (F10: the path says
  * Ethernet, or the port sends nothing and the WRITE times out; F30: the
@@ -674,6 +704,7 @@ main(void)
 		cmocka_unit_test(test_eq_raises_no_interrupt),
 		cmocka_unit_test(test_rd_atomic_limit),
 		cmocka_unit_test(test_zero_length_sge),
+		cmocka_unit_test(test_vendor_err_byte),
 	};
 
 	if (t_eal_init() < 0)

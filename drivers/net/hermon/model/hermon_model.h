@@ -30,6 +30,9 @@ extern "C" {
 
 struct hermon_model;
 
+/** The vendor syndrome (error CQE byte 0x1a) the model writes for @p s. */
+#define HERMON_MODEL_VENDOR_SYND(s) ((uint8_t)(0xc0 | ((s) & 0x3f)))
+
 /** Configuration of a new model. */
 struct hermon_model_conf {
 	const char *name;          /**< unique; found again by hermon_model_find */

@@ -141,7 +141,9 @@ hm_cqe_err(struct hm_qp *q, bool send, uint16_t ctr, uint8_t synd)
 	memset(&ce, 0, sizeof(ce));
 	HERMON_FILL(&ce, completion_with_error, qpn, q->qpn);
 	HERMON_FILL(&ce, completion_with_error, syndrome, synd);
-	HERMON_FILL(&ce, completion_with_error, vendor_error_syndrome, synd);
+	/* the vendor syndrome (byte 0x1a) is the model's own code */
+	HERMON_FILL(&ce, completion_with_error, vendor_error_syndrome,
+		    HERMON_MODEL_VENDOR_SYND(synd));
 	HERMON_FILL(&ce, completion_with_error, wqe_counter, ctr);
 	HERMON_FILL(&ce, completion_with_error, opcode, HERMON_CQE_ERROR);
 	HERMON_FILL(&ce, completion_with_error, s_r, send);
