@@ -690,6 +690,27 @@ test_rd_atomic_limit(void **state)
 	hermon_model_put(m);
 }
 
+/* F26: the board id comes from VSD + 0xd0, dword-swapped (Linux get_board_id). */
+static void
+test_board_id(void **state)
+{
+	struct hermon_model *m = model("trd", 1, 0, false);
+	struct prdma_dev_attr a;
+	struct prdma_dev *dev;
+	int id;
+
+	(void)state;
+	id = probe("trd");
+	assert_true(id >= 0);
+	dev = prdma_dev_open((uint16_t)id);
+	assert_int_equal(prdma_dev_query(dev, &a), 0);
+	if (strstr(a.node_desc, "MT_PRDMA000001") == NULL)
+		fail_msg("node description \"%s\" lacks the model's board id", a.node_desc);
+	prdma_dev_close(dev);
+	assert_int_equal(prdma_dev_remove((uint16_t)id), 0);
+	hermon_model_put(m);
+}
+
 int
 main(void)
 {
@@ -705,6 +726,7 @@ main(void)
 		cmocka_unit_test(test_rd_atomic_limit),
 		cmocka_unit_test(test_zero_length_sge),
 		cmocka_unit_test(test_vendor_err_byte),
+		cmocka_unit_test(test_board_id),
 	};
 
 	if (t_eal_init() < 0)

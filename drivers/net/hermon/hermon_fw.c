@@ -19,6 +19,7 @@
 #include "hermon_dev.h"
 #include "hermon_logs.h"
 #include "hermon_mmio.h"
+#include "hermon_prm_ext.h"
 
 #define HERMON_CFG_DWORDS       64
 #define HERMON_RESET_WAIT_MS    2000
@@ -157,11 +158,20 @@ static void
 adapter_board_id(struct hermon_dev *hd, const struct hermon_prm_query_adapter *q)
 {
 	const struct hermon_prm_vsd *vsd;
-	size_t i;
+	const uint8_t *b;
+	size_t i, n;
 
 	vsd = HERMON_NESTED(q, query_adapter, vsd, vsd);
-	memcpy(hd->caps.board_id, vsd->dw, sizeof(hd->caps.board_id) - 1);
-	hd->caps.board_id[sizeof(hd->caps.board_id) - 1] = '\0';
+	b = (const uint8_t *)vsd->dw + HERMON_VSD_BOARD_ID;
+	/*
+	 * F26: the board id is the 16 bytes at VSD + 0xd0, each 4-byte word
+	 * byte-swapped by the firmware (Linux get_board_id; a Topspin VSD
+	 * is not handled).
+	 */
+	n = RTE_MIN(sizeof(hd->caps.board_id) - 1, (size_t)HERMON_VSD_BOARD_ID_LEN);
+	memset(hd->caps.board_id, 0, sizeof(hd->caps.board_id));
+	for (i = 0; i < n; i++)
+		hd->caps.board_id[i] = (char)b[(i & ~(size_t)3) + 3 - (i & 3)];
 	/* firmware strings are not ours to trust: keep printable bytes only */
 	for (i = 0; hd->caps.board_id[i] != '\0'; i++)
 		if (hd->caps.board_id[i] < 0x20 || hd->caps.board_id[i] > 0x7e)

@@ -173,15 +173,22 @@ hm_query_adapter(struct hermon_model *m, struct hm_cmd *c)
 {
 	struct hermon_prm_query_adapter *q = hm_out_mbox(c, sizeof(*q));
 	struct hermon_prm_vsd *vsd;
-	static const char board[] = "PRDMA-HERMON-MODEL";
+	static const char vendor[] = "prdma model VSD";
+	char board[16] = { 0 };
 	uint8_t *bytes;
+	unsigned int i;
 
 	if (q == NULL)
 		return HERMON_STAT_INTERNAL_ERR;
 	HERMON_FILL(q, query_adapter, intapin, 0);
 	vsd = HERMON_NESTED(q, query_adapter, vsd, vsd);
 	bytes = (uint8_t *)vsd->dw;
-	memcpy(bytes, board, sizeof(board));
+	memcpy(bytes, vendor, sizeof(vendor));
+	/* the board id lives at VSD + 0xd0, each 4-byte word byte-swapped by
+	 * the firmware (Linux get_board_id) */
+	memcpy(board, HM_BOARD_ID, sizeof(HM_BOARD_ID));
+	for (i = 0; i < sizeof(board); i++)
+		bytes[HM_VSD_BOARD_ID + (i & ~3u) + 3 - (i & 3)] = (uint8_t)board[i];
 	(void)m;
 	return HERMON_STAT_OK;
 }

@@ -32,6 +32,8 @@ extern int hermon_model_logtype;
 #define HM_MAX_EQS           64              /* 2^log_max_eq */
 #define HM_FW_PAGES          64
 #define HM_MAX_FAULTS        8
+#define HM_VSD_BOARD_ID      0xd0            /* in the VSD */
+#define HM_BOARD_ID          "MT_PRDMA000001"
 
 /* One MAP_FA / MAP_ICM_AUX / MAP_ICM block. */
 struct hm_map {
