@@ -711,6 +711,26 @@ test_board_id(void **state)
 	hermon_model_put(m);
 }
 
+/*
+ * F28: a device whose smallest page after reset is 8 KiB takes 4 KiB pages
+ * once MOD_STAT_CFG asks for them (Linux mlx4_init_fw); the model refuses
+ * 4 KiB context pages otherwise.
+ */
+static void
+test_page_size_override(void **state)
+{
+	struct hermon_model_conf c = { .name = "trp", .log_pg_sz = 13 };
+	struct hermon_model *m = hermon_model_create(&c);
+	int id;
+
+	(void)state;
+	assert_non_null(m);
+	id = probe("trp");
+	assert_true(id >= 0);
+	assert_int_equal(prdma_dev_remove((uint16_t)id), 0);
+	hermon_model_put(m);
+}
+
 int
 main(void)
 {
@@ -727,6 +747,7 @@ main(void)
 		cmocka_unit_test(test_zero_length_sge),
 		cmocka_unit_test(test_vendor_err_byte),
 		cmocka_unit_test(test_board_id),
+		cmocka_unit_test(test_page_size_override),
 	};
 
 	if (t_eal_init() < 0)

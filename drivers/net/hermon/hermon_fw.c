@@ -133,6 +133,21 @@ hermon_fw_start(struct hermon_dev *hd)
 	if (ret < 0)
 		goto err_run;
 	hd->fw_running = true;
+	/*
+	 * F28: ask for 4 KiB pages, as Linux mlx4_init_fw does right after
+	 * RUN_FW (a failure only warns there too); QUERY_DEV_CAP then says
+	 * whether the device took it.
+	 */
+	{
+		struct hermon_prm_mod_stat_cfg cfg;
+
+		memset(&cfg, 0, sizeof(cfg));
+		HERMON_FILL(&cfg, mod_stat_cfg, log_pg_sz_m, 1);
+		HERMON_FILL(&cfg, mod_stat_cfg, log_pg_sz, 0);
+		if (hermon_cmd_mod_stat_cfg(&hd->cmd, &cfg) < 0)
+			HERMON_LOG(WARNING, "%s: MOD_STAT_CFG refused the 4 KiB page size",
+				   hd->pdev->name);
+	}
 	return 0;
 
 err_run:
@@ -244,6 +259,14 @@ hermon_fw_query_caps(struct hermon_dev *hd)
 	c->resd_lkey = CAP(resd_lkey);
 	c->max_icm_size = HERMON_GET64(&q, query_dev_cap, max_icm_size_h,
 				       max_icm_size_l);
+	/* F28: every MTT entry and context page of the PMD is 4 KiB */
+	if (CAP(log_pg_sz) > HERMON_ICM_PAGE_SHIFT) {
+		HERMON_LOG(ERR, "%s: the device's smallest page is %u KiB; the PMD "
+			   "uses 4 KiB pages", hd->pdev->name,
+			   1u << (CAP(log_pg_sz) - 10));
+		rte_errno = ENOTSUP;
+		return -ENOTSUP;
+	}
 #undef CAP
 	/*
 	 * F4: an EQ's doorbell lives in UAR page eqn / 4, and the reserved UAR

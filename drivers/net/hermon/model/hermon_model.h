@@ -56,6 +56,12 @@ struct hermon_model_conf {
 	bool link_down;
 	uint8_t log_max_mtts;      /**< QUERY_DEV_CAP log_max_mtts (0: 20) */
 	/**
+	 * The smallest page the device takes after reset (0: 12, 4 KiB); a
+	 * MOD_STAT_CFG page-size override changes it. Contexts whose pages
+	 * are smaller are refused.
+	 */
+	uint8_t log_pg_sz;
+	/**
 	 * QUERY_DEV_CAP num_rsvd_uars (0: 1). The EQ doorbells on those pages
 	 * belong to the firmware: SW2HW_EQ refuses an EQ whose doorbell is
 	 * there (Linux mlx4_QUERY_DEV_CAP, iPXE hermon_create_eq).

@@ -40,6 +40,7 @@ hm_fw_reset(struct hermon_model *m)
 	memset(m->mac_valid, 0, sizeof(m->mac_valid));
 	memset(m->port_mtu, 0, sizeof(m->port_mtu));
 	m->resets++;
+	m->log_pg_sz = m->conf.log_pg_sz;
 	hm_trace_reset(m);
 	/* the reset register reads back 0 once the device is out of reset */
 	*(volatile uint32_t *)(m->bar0 + HERMON_RESET_OFFSET) = 0;
@@ -137,7 +138,7 @@ hm_query_dev_cap(struct hermon_model *m, struct hm_cmd *c)
 	CAP(srq, 1);
 	CAP(mw, 1);
 	CAP(atm, 1);
-	CAP(log_pg_sz, HERMON_ICM_PAGE_SHIFT);
+	CAP(log_pg_sz, m->log_pg_sz);
 	CAP(uar_sz, 0);
 	CAP(num_rsvd_uars, m->conf.rsvd_uars);
 	CAP(bf, m->conf.bf);
@@ -228,6 +229,17 @@ hm_fw_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled)
 			return HERMON_STAT_BAD_SYS_STATE;
 		if (c->opcode == HERMON_CMD_QUERY_DEV_CAP)
 			return hm_query_dev_cap(m, c);
+		if (c->opcode == HERMON_CMD_MOD_STAT_CFG) {
+			const struct hermon_prm_mod_stat_cfg *cfg =
+				hm_dma_ptr(c->in_param, sizeof(*cfg));
+
+			if (cfg == NULL)
+				return HERMON_STAT_INTERNAL_ERR;
+			if (HERMON_GET(cfg, mod_stat_cfg, log_pg_sz_m))
+				m->log_pg_sz = HERMON_ICM_PAGE_SHIFT +
+					HERMON_GET(cfg, mod_stat_cfg, log_pg_sz);
+			return HERMON_STAT_OK;
+		}
 		if (c->opcode == HERMON_CMD_QUERY_ADAPTER) {
 			/* answered once the HCA is up, where Linux asks */
 			if (!m->hca_init)
