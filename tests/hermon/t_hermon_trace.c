@@ -731,6 +731,54 @@ test_page_size_override(void **state)
 	hermon_model_put(m);
 }
 
+/* F32: QPC msg_max from QUERY_DEV_CAP log_max_msg, not a constant 31. */
+static void
+test_msg_max_from_dev_cap(void **state)
+{
+	struct hermon_model_conf c = { .name = "trg", .log_max_msg = 30 };
+	struct hermon_model *m = hermon_model_create(&c);
+	struct prdma_qp_init_attr ia;
+	struct prdma_cq_init_attr ca;
+	struct prdma_qp_attr a;
+	struct prdma_dev *dev;
+	struct prdma_pd *pd;
+	struct prdma_cq *cq;
+	struct prdma_qp *qp;
+	int id;
+
+	(void)state;
+	assert_non_null(m);
+	id = probe("trg");
+	assert_true(id >= 0);
+	dev = prdma_dev_open((uint16_t)id);
+	pd = prdma_pd_alloc(dev);
+	memset(&ca, 0, sizeof(ca));
+	ca.cqe = 16;
+	cq = prdma_cq_create(dev, &ca);
+	assert_non_null(cq);
+	memset(&ia, 0, sizeof(ia));
+	ia.qp_type = PRDMA_QPT_RC;
+	ia.send_cq = cq;
+	ia.recv_cq = cq;
+	ia.cap.max_send_wr = 4;
+	ia.cap.max_recv_wr = 4;
+	ia.cap.max_send_sge = 1;
+	ia.cap.max_recv_sge = 1;
+	qp = prdma_qp_create(pd, &ia);
+	assert_non_null(qp);
+	memset(&a, 0, sizeof(a));
+	a.qp_state = PRDMA_QPS_INIT;
+	a.port_num = 1;
+	assert_int_equal(prdma_qp_modify(qp, &a, PRDMA_QP_STATE | PRDMA_QP_PKEY_INDEX |
+					 PRDMA_QP_PORT | PRDMA_QP_ACCESS_FLAGS), 0);
+	assert_int_equal(prdma_qp_destroy(qp), 0);
+	assert_int_equal(prdma_cq_destroy(cq), 0);
+	assert_int_equal(prdma_pd_free(pd), 0);
+	prdma_dev_close(dev);
+	assert_int_equal(prdma_dev_remove((uint16_t)id), 0);
+	hermon_model_put(m);
+}
+
 int
 main(void)
 {
@@ -748,6 +796,7 @@ main(void)
 		cmocka_unit_test(test_vendor_err_byte),
 		cmocka_unit_test(test_board_id),
 		cmocka_unit_test(test_page_size_override),
+		cmocka_unit_test(test_msg_max_from_dev_cap),
 	};
 
 	if (t_eal_init() < 0)

@@ -168,7 +168,8 @@ hermon_qp_create(struct prdma_qp *pqp, struct prdma_qp_init_attr *attr)
 	QPC(log_sq_stride, qp->sq_shift - 4);
 	QPC(log_rq_size, log2_ceil(rq_n));
 	QPC(log_rq_stride, rq_shift - 4);
-	QPC(msg_max, 31);
+	/* F32: the device's largest message (Linux: ilog2(caps.max_msg_sz)) */
+	QPC(msg_max, RTE_MIN(hd->caps.log_max_msg, 31u));
 	QPC(mtu, port_mtu(hd, 1));
 	QPC(usr_page, hd->uar_idx);
 	QPC(local_qpn_een, qp->qpn);

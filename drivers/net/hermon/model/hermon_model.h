@@ -61,6 +61,8 @@ struct hermon_model_conf {
 	 * are smaller are refused.
 	 */
 	uint8_t log_pg_sz;
+	/** QUERY_DEV_CAP log_max_msg (0: 31); a QPC msg_max above it is refused */
+	uint8_t log_max_msg;
 	/**
 	 * QUERY_DEV_CAP num_rsvd_uars (0: 1). The EQ doorbells on those pages
 	 * belong to the firmware: SW2HW_EQ refuses an EQ whose doorbell is

@@ -129,7 +129,7 @@ hm_query_dev_cap(struct hermon_model *m, struct hm_cmd *c)
 	CAP(num_ports, m->conf.ports);
 	CAP(local_ca_ack_delay, 15);
 	CAP(log_max_gid, 7);
-	CAP(log_max_msg, 31);
+	CAP(log_max_msg, m->conf.log_max_msg);
 	CAP(log_max_pkey, 7);
 	CAP(stat_rate_support, 0x7f);
 	CAP(rc, 1);

@@ -534,6 +534,9 @@ hm_qp_cmd(struct hermon_model *m, struct hm_cmd *c)
 	 * next QP's RDMARC entries */
 	if (HERMON_GET(in, queue_pair_ee_context_entry, rra_max) > m->layout.log_rd)
 		return HERMON_STAT_BAD_PARAM;
+	/* no message larger than QUERY_DEV_CAP log_max_msg */
+	if (HERMON_GET(in, queue_pair_ee_context_entry, msg_max) > m->conf.log_max_msg)
+		return HERMON_STAT_BAD_PARAM;
 	/* runtime the device owns survives a transition */
 	sqc = QPC(sq_wqe_counter);
 	rqc = QPC(rq_wqe_counter);
