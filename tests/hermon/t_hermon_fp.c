@@ -25,6 +25,7 @@
 #include <prdma.h>
 
 #include "t_eal.h"
+#include "hermon_obj.h"
 
 #define BUF 4096
 
@@ -309,6 +310,92 @@ test_wraps_stride128(void **state)
 	fp_wraps(64);
 }
 
+/*
+ * F16: posting stamps the slot one headroom ahead in every 64-byte block
+ * but the first, up to the size of the WQE it held (rdma-core and Linux
+ * stamp_send_wqe), so that no stale block of an earlier large WQE looks
+ * valid to the prefetcher. A 256-byte stride with 200-byte inline WRITEs
+ * fills every block; after the ring wraps, each stamped slot is checked.
+ */
+static void
+test_stamp_every_block(void **state)
+{
+	struct prdma_sge sge = { 0, 200, 0 };
+	struct prdma_send_wr wr;
+	const struct prdma_send_wr *bad;
+	struct hermon_qp *hq;
+	struct prdma_wc wc;
+	uint32_t i, slot, b, checked = 0;
+
+	(void)state;
+	fp_pair(200, 16);
+	hq = (struct hermon_qp *)env.qp[0];
+	assert_int_equal(hq->sq_shift, 8);
+	sge.addr = (uintptr_t)env.src;
+	for (i = 0; i < 4 * (hq->sq_mask + 1); i++) {
+		const uint8_t *s;
+		uint32_t end;
+
+		memset(&wr, 0, sizeof(wr));
+		wr.wr_id = i;
+		wr.sg_list = &sge;
+		wr.num_sge = 1;
+		wr.opcode = PRDMA_WR_RDMA_WRITE;
+		wr.send_flags = PRDMA_SEND_SIGNALED | PRDMA_SEND_INLINE;
+		wr.wr.rdma.remote_addr = (uintptr_t)env.buf[1];
+		wr.wr.rdma.rkey = env.mr[1]->rkey;
+		assert_int_equal(prdma_post_send(env.qp[0], &wr, &bad), 0);
+		slot = (hq->sq_head - 1 + hq->sq_spare) & hq->sq_mask;
+		s = hq->sq + ((size_t)slot << hq->sq_shift);
+		end = RTE_MIN((uint32_t)(s[7] & 0x3f) * 16, 1u << hq->sq_shift);
+		for (b = 64; b < end; b += 64) {
+			assert_int_equal(*(const uint32_t *)(s + b), UINT32_MAX);
+			checked++;
+		}
+		assert_int_equal(fp_wait(0, &wc, 1, 1), 1);
+		assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
+	}
+	/* the slots held 240-byte WQEs once the ring had wrapped */
+	assert_true(checked > 3 * (hq->sq_mask + 1));
+	fp_pair_destroy();
+}
+
+/*
+ * F21: LOCAL_INV and BIND_MW carry the strong-ordering bit (control dword
+ * 2 bit 7, rdma-core MLX4_WQE_CTRL_STRONG_ORDER); other requests do not.
+ */
+static void
+test_strong_order_bit(void **state)
+{
+	struct prdma_sge sge = { 0, 16, 0 };
+	struct prdma_send_wr wr;
+	const struct prdma_send_wr *bad;
+	struct hermon_qp *hq;
+	const uint8_t *w;
+
+	(void)state;
+	fp_pair(64, 16);
+	hq = (struct hermon_qp *)env.qp[0];
+	sge.addr = (uintptr_t)env.src;
+	memset(&wr, 0, sizeof(wr));
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = PRDMA_WR_RDMA_WRITE;
+	wr.wr.rdma.remote_addr = (uintptr_t)env.buf[1];
+	wr.wr.rdma.rkey = env.mr[1]->rkey;
+	assert_int_equal(prdma_post_send(env.qp[0], &wr, &bad), 0);
+	w = hq->sq + ((size_t)((hq->sq_head - 1) & hq->sq_mask) << hq->sq_shift);
+	assert_int_equal(w[11] & 0x80, 0);
+	/* a key nobody has: the QP goes to error, and the pair goes away */
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = PRDMA_WR_LOCAL_INV;
+	wr.invalidate_rkey = 0xdead0001;
+	assert_int_equal(prdma_post_send(env.qp[0], &wr, &bad), 0);
+	w = hq->sq + ((size_t)((hq->sq_head - 1) & hq->sq_mask) << hq->sq_shift);
+	assert_int_equal(w[11] & 0x80, 0x80);
+	fp_pair_destroy();
+}
+
 /* Several signaled requests, then polls of several CQEs at once, in order. */
 static void
 test_poll_many(void **state)
@@ -415,6 +502,8 @@ main(void)
 		cmocka_unit_test(test_wraps_stride64),
 		cmocka_unit_test(test_wraps_stride128),
 		cmocka_unit_test(test_poll_many),
+		cmocka_unit_test(test_stamp_every_block),
+		cmocka_unit_test(test_strong_order_bit),
 	};
 
 	return cmocka_run_group_tests_name("hermon-fp", tests, setup, teardown);

@@ -32,6 +32,7 @@
 #include "t_hermon_trace_match.h"
 #include "hermon_model.h"
 #include "hermon_regs.h"
+#include "hermon_prm_ext.h"
 
 #define T_MAX_EV 4096
 #define T_MAX_STEPS 128
@@ -341,6 +342,158 @@ trq_connect(struct prdma_qp *qp, const union prdma_gid *gid, uint32_t rqpn)
 					 PRDMA_QP_RNR_RETRY | PRDMA_QP_MAX_QP_RD_ATOMIC), 0);
 }
 
+/* Two linked models @link.0/1, each with a PD, CQ, MR on one page. */
+static void
+trq_open(struct trq_side *s, const char *link)
+{
+	struct prdma_cq_init_attr ca;
+	int k;
+
+	memset(s, 0, 2 * sizeof(*s));
+	for (k = 0; k < 2; k++) {
+		char name[16], args[96];
+		struct hermon_model_conf c = { .link = link, .side = (uint8_t)k };
+
+		snprintf(name, sizeof(name), "%s.%d", link, k);
+		c.name = name;
+		s[k].m = hermon_model_create(&c);
+		assert_non_null(s[k].m);
+		snprintf(args, sizeof(args), "hermon:model,name=%s,link=%s,side=%d",
+			 name, link, k);
+		s[k].id = prdma_dev_probe(args);
+		assert_true(s[k].id >= 0);
+		s[k].dev = prdma_dev_open((uint16_t)s[k].id);
+		s[k].pd = prdma_pd_alloc(s[k].dev);
+		memset(&ca, 0, sizeof(ca));
+		ca.cqe = 64;
+		s[k].cq = prdma_cq_create(s[k].dev, &ca);
+		s[k].buf = rte_zmalloc("trq", 4096, 4096);
+		assert_non_null(s[k].buf);
+		s[k].mr = prdma_mr_reg(s[k].pd, s[k].buf, 4096, PRDMA_ACCESS_LOCAL_WRITE |
+				       PRDMA_ACCESS_REMOTE_WRITE);
+		assert_non_null(s[k].mr);
+	}
+}
+
+/* An RC QP on each side, connected to each other. */
+static void
+trq_pair(struct trq_side *s)
+{
+	struct prdma_qp_init_attr ia;
+	union prdma_gid gid[2];
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		assert_int_equal(prdma_gid_query(s[k].dev, 1, 0, &gid[k]), 0);
+		memset(&ia, 0, sizeof(ia));
+		ia.qp_type = PRDMA_QPT_RC;
+		ia.send_cq = s[k].cq;
+		ia.recv_cq = s[k].cq;
+		ia.cap.max_send_wr = 16;
+		ia.cap.max_recv_wr = 16;
+		ia.cap.max_send_sge = 2;
+		ia.cap.max_recv_sge = 1;
+		s[k].qp = prdma_qp_create(s[k].pd, &ia);
+		assert_non_null(s[k].qp);
+	}
+	for (k = 0; k < 2; k++)
+		trq_connect(s[k].qp, &gid[1 - k], s[1 - k].qp->qp_num);
+}
+
+static int
+trq_wait(struct trq_side *s, struct prdma_wc *wc)
+{
+	uint64_t end = rte_get_tsc_cycles() + rte_get_tsc_hz() * 5;
+	int r = 0;
+
+	while (r == 0 && rte_get_tsc_cycles() < end)
+		r = prdma_cq_poll(s->cq, 1, wc);
+	return r;
+}
+
+static void
+trq_close(struct trq_side *s)
+{
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		if (s[k].qp != NULL)
+			assert_int_equal(prdma_qp_destroy(s[k].qp), 0);
+		assert_int_equal(prdma_mr_dereg(s[k].mr), 0);
+		assert_int_equal(prdma_cq_destroy(s[k].cq), 0);
+		assert_int_equal(prdma_pd_free(s[k].pd), 0);
+		prdma_dev_close(s[k].dev);
+		assert_int_equal(prdma_dev_remove((uint16_t)s[k].id), 0);
+		rte_free(s[k].buf);
+		hermon_model_put(s[k].m);
+	}
+}
+
+/*
+ * F18: a zero-length gather entry next to a real one. The byte count 0
+ * means 2^31 bytes to the device; the PMD writes 0x80000000 (no bytes).
+ */
+static void
+test_zero_length_sge(void **state)
+{
+	struct trq_side s[2];
+	struct prdma_sge rsge, sge[2];
+	struct prdma_recv_wr rwr = { .wr_id = 1, .sg_list = &rsge, .num_sge = 1 };
+	struct prdma_send_wr wr = {
+		.wr_id = 2, .sg_list = sge, .num_sge = 2,
+		.opcode = PRDMA_WR_SEND, .send_flags = PRDMA_SEND_SIGNALED,
+	};
+	const struct prdma_recv_wr *rbad;
+	const struct prdma_send_wr *bad;
+	struct prdma_wc wc;
+
+	(void)state;
+	trq_open(s, "trz");
+	trq_pair(s);
+	rsge = (struct prdma_sge){ (uintptr_t)s[1].buf, 1024, s[1].mr->lkey };
+	assert_int_equal(prdma_post_recv(s[1].qp, &rwr, &rbad), 0);
+	memset(s[0].buf, 0x3c, 64);
+	sge[0] = (struct prdma_sge){ (uintptr_t)s[0].buf, 0, s[0].mr->lkey };
+	sge[1] = (struct prdma_sge){ (uintptr_t)s[0].buf, 64, s[0].mr->lkey };
+	assert_int_equal(prdma_post_send(s[0].qp, &wr, &bad), 0);
+	assert_int_equal(trq_wait(&s[0], &wc), 1);
+	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
+	assert_int_equal(trq_wait(&s[1], &wc), 1);
+	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
+	assert_int_equal(wc.byte_len, 64);
+	assert_int_equal(s[1].buf[63], 0x3c);
+	trq_close(s);
+}
+
+/*
+ * F24: vendor_err is the error CQE's vendor syndrome (byte 0x1a, rdma-core
+ * cq.c), not the syndrome (0x1b).
+ */
+static void
+test_vendor_err_byte(void **state)
+{
+	struct trq_side s[2];
+	struct prdma_sge sge;
+	struct prdma_send_wr wr = {
+		.wr_id = 3, .sg_list = &sge, .num_sge = 1,
+		.opcode = PRDMA_WR_RDMA_WRITE, .send_flags = PRDMA_SEND_SIGNALED,
+	};
+	const struct prdma_send_wr *bad;
+	struct prdma_wc wc;
+
+	(void)state;
+	trq_open(s, "trv");
+	trq_pair(s);
+	sge = (struct prdma_sge){ (uintptr_t)s[0].buf, 64, s[0].mr->lkey };
+	wr.wr.rdma.remote_addr = (uintptr_t)s[1].buf;
+	wr.wr.rdma.rkey = s[1].mr->rkey ^ 0x55;          /* nobody's key */
+	assert_int_equal(prdma_post_send(s[0].qp, &wr, &bad), 0);
+	assert_int_equal(trq_wait(&s[0], &wc), 1);
+	assert_int_equal(wc.status, PRDMA_WC_REM_ACCESS_ERR);
+	assert_int_equal(wc.vendor_err, HERMON_MODEL_VENDOR_SYND(HERMON_SYND_REM_ACCESS));
+	trq_close(s);
+}
+
 /*
  * A QP connect and one RDMA WRITE between two Ethernet models, traced on
  * side 0 against tests/data/hermon/qp-connect.trace (F10: the path says
@@ -537,6 +690,95 @@ test_rd_atomic_limit(void **state)
 	hermon_model_put(m);
 }
 
+/* F26: the board id comes from VSD + 0xd0, dword-swapped (Linux get_board_id). */
+static void
+test_board_id(void **state)
+{
+	struct hermon_model *m = model("trd", 1, 0, false);
+	struct prdma_dev_attr a;
+	struct prdma_dev *dev;
+	int id;
+
+	(void)state;
+	id = probe("trd");
+	assert_true(id >= 0);
+	dev = prdma_dev_open((uint16_t)id);
+	assert_int_equal(prdma_dev_query(dev, &a), 0);
+	if (strstr(a.node_desc, "MT_PRDMA000001") == NULL)
+		fail_msg("node description \"%s\" lacks the model's board id", a.node_desc);
+	prdma_dev_close(dev);
+	assert_int_equal(prdma_dev_remove((uint16_t)id), 0);
+	hermon_model_put(m);
+}
+
+/*
+ * F28: a device whose smallest page after reset is 8 KiB takes 4 KiB pages
+ * once MOD_STAT_CFG asks for them (Linux mlx4_init_fw); the model refuses
+ * 4 KiB context pages otherwise.
+ */
+static void
+test_page_size_override(void **state)
+{
+	struct hermon_model_conf c = { .name = "trp", .log_pg_sz = 13 };
+	struct hermon_model *m = hermon_model_create(&c);
+	int id;
+
+	(void)state;
+	assert_non_null(m);
+	id = probe("trp");
+	assert_true(id >= 0);
+	assert_int_equal(prdma_dev_remove((uint16_t)id), 0);
+	hermon_model_put(m);
+}
+
+/* F32: QPC msg_max from QUERY_DEV_CAP log_max_msg, not a constant 31. */
+static void
+test_msg_max_from_dev_cap(void **state)
+{
+	struct hermon_model_conf c = { .name = "trg", .log_max_msg = 30 };
+	struct hermon_model *m = hermon_model_create(&c);
+	struct prdma_qp_init_attr ia;
+	struct prdma_cq_init_attr ca;
+	struct prdma_qp_attr a;
+	struct prdma_dev *dev;
+	struct prdma_pd *pd;
+	struct prdma_cq *cq;
+	struct prdma_qp *qp;
+	int id;
+
+	(void)state;
+	assert_non_null(m);
+	id = probe("trg");
+	assert_true(id >= 0);
+	dev = prdma_dev_open((uint16_t)id);
+	pd = prdma_pd_alloc(dev);
+	memset(&ca, 0, sizeof(ca));
+	ca.cqe = 16;
+	cq = prdma_cq_create(dev, &ca);
+	assert_non_null(cq);
+	memset(&ia, 0, sizeof(ia));
+	ia.qp_type = PRDMA_QPT_RC;
+	ia.send_cq = cq;
+	ia.recv_cq = cq;
+	ia.cap.max_send_wr = 4;
+	ia.cap.max_recv_wr = 4;
+	ia.cap.max_send_sge = 1;
+	ia.cap.max_recv_sge = 1;
+	qp = prdma_qp_create(pd, &ia);
+	assert_non_null(qp);
+	memset(&a, 0, sizeof(a));
+	a.qp_state = PRDMA_QPS_INIT;
+	a.port_num = 1;
+	assert_int_equal(prdma_qp_modify(qp, &a, PRDMA_QP_STATE | PRDMA_QP_PKEY_INDEX |
+					 PRDMA_QP_PORT | PRDMA_QP_ACCESS_FLAGS), 0);
+	assert_int_equal(prdma_qp_destroy(qp), 0);
+	assert_int_equal(prdma_cq_destroy(cq), 0);
+	assert_int_equal(prdma_pd_free(pd), 0);
+	prdma_dev_close(dev);
+	assert_int_equal(prdma_dev_remove((uint16_t)id), 0);
+	hermon_model_put(m);
+}
+
 int
 main(void)
 {
@@ -550,6 +792,11 @@ main(void)
 		cmocka_unit_test(test_qp_connect_trace),
 		cmocka_unit_test(test_eq_raises_no_interrupt),
 		cmocka_unit_test(test_rd_atomic_limit),
+		cmocka_unit_test(test_zero_length_sge),
+		cmocka_unit_test(test_vendor_err_byte),
+		cmocka_unit_test(test_board_id),
+		cmocka_unit_test(test_page_size_override),
+		cmocka_unit_test(test_msg_max_from_dev_cap),
 	};
 
 	if (t_eal_init() < 0)

@@ -68,6 +68,17 @@ hermon_barrier_wqe_before_owner(void)
 	rte_io_wmb();
 }
 
+/*
+ * A data segment's key and address (an inline chunk's data) before its
+ * first dword: the device may prefetch a 64-byte block whose first dword
+ * looks valid (rdma-core set_data_seg / set inline, Linux hw/mlx4).
+ */
+static __rte_always_inline void
+hermon_barrier_dseg_before_count(void)
+{
+	rte_io_wmb();
+}
+
 /* Posted WQEs (owner bits included) visible before the UAR doorbell. */
 static __rte_always_inline void
 hermon_barrier_wqe_before_doorbell(void)

@@ -456,6 +456,13 @@ hermon_cmd_query_qp(struct hermon_cmd *c, uint32_t qpn,
 }
 
 int
+hermon_cmd_mod_stat_cfg(struct hermon_cmd *c, const struct hermon_prm_mod_stat_cfg *in)
+{
+	return cmd_run(c, in, sizeof(*in), NULL, 0, 0, 0, 0, HERMON_CMD_MOD_STAT_CFG,
+		       NULL);
+}
+
+int
 hermon_cmd_set_port_eth(struct hermon_cmd *c, uint8_t port, uint8_t selector,
 			const void *in, size_t len)
 {

@@ -121,6 +121,9 @@ int hermon_cmd_qp_modify(struct hermon_cmd *c, uint16_t opcode, uint32_t in_mod,
 			 uint8_t op_mod, const struct hermon_prm_qp_ee_state_transitions *in);
 int hermon_cmd_query_qp(struct hermon_cmd *c, uint32_t qpn,
 			struct hermon_prm_qp_ee_state_transitions *out);
+struct hermon_prm_mod_stat_cfg;
+int hermon_cmd_mod_stat_cfg(struct hermon_cmd *c, const struct hermon_prm_mod_stat_cfg *in);
+
 /* SET_PORT(op_mod 1 = Ethernet, in_mod = port | selector << 8) */
 int hermon_cmd_set_port_eth(struct hermon_cmd *c, uint8_t port, uint8_t selector,
 			    const void *in, size_t len);

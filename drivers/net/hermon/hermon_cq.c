@@ -43,7 +43,8 @@ hermon_cq_create(struct prdma_cq *pcq, const struct prdma_cq_init_attr *attr)
 	struct hermon_cq *cq = (struct hermon_cq *)pcq;
 	struct hermon_dev *hd = pcq->dev->priv;
 	struct hermon_prm_completion_queue_context cqc;
-	uint32_t log = RTE_MAX(log2_ceil(attr->cqe), 1u), n;
+	/* F19: one spare entry (Linux mlx4_ib rounds entries + 1) */
+	uint32_t log = RTE_MAX(log2_ceil(attr->cqe + 1), 1u), n;
 	int ret, idx;
 
 	if (log > hd->caps.log_max_cq_sz) {
@@ -91,8 +92,12 @@ hermon_cq_create(struct prdma_cq *pcq, const struct prdma_cq_init_attr *attr)
 	pthread_mutex_lock(&hd->ev_lock);
 	hd->cq_table[cq->cqn] = cq;
 	pthread_mutex_unlock(&hd->ev_lock);
-	/* the device overruns only when all n entries are unread */
-	pcq->cqe = n;
+	/*
+	 * F19: the device tells a full CQ from an empty one only with a spare
+	 * entry: it overruns when n - 1 are unread (Linux mlx4_dev_cap: "spare
+	 * CQE", max_cqes = max_cq_sz - 1).
+	 */
+	pcq->cqe = n - 1;
 	return 0;
 err_mem:
 	rte_free(cq->stash);
@@ -144,7 +149,7 @@ hermon_cq_resize(struct prdma_cq *pcq, uint32_t cqe)
 	struct hermon_dev *hd = cq->hd;
 	struct hermon_queue_mem nm, om;
 	struct hermon_prm_completion_queue_context rs;
-	uint32_t log = RTE_MAX(log2_ceil(cqe), 1u), n, queued = 0, i, nmask, base;
+	uint32_t log = RTE_MAX(log2_ceil(cqe + 1), 1u), n, queued = 0, i, nmask, base;
 	uint64_t *nstash;
 	uint8_t *nok, *nbuf;
 	int ret;
@@ -220,7 +225,7 @@ hermon_cq_resize(struct prdma_cq *pcq, uint32_t cqe)
 	cq->mask = nmask;
 	cq->ci++;
 	cq->db[0] = rte_cpu_to_be_32(cq->ci & 0xffffff);
-	pcq->cqe = n;
+	pcq->cqe = n - 1;       /* F19: the spare entry */
 	/* the device has let go of the old ring */
 	hermon_queue_free(hd, &om);
 	return 0;

@@ -150,13 +150,13 @@ poll_other(struct hermon_cq *cq, const uint8_t *e, uint32_t ci, struct hermon_qp
 		wc->opcode = (b31 & 0x40) ? PRDMA_WC_SEND : PRDMA_WC_RECV;
 		if (op == HERMON_CQE_ERROR) {
 			wc->status = synd_status(e[0x1b]);
-			wc->vendor_err = e[0x1b];
+			wc->vendor_err = e[0x1a];    /* F24: rdma-core cq.c */
 		}
 		return;
 	}
 	if (op == HERMON_CQE_ERROR) {
 		wc->status = synd_status(e[0x1b]);
-		wc->vendor_err = e[0x1b];
+		wc->vendor_err = e[0x1a];    /* F24: rdma-core cq.c */
 		qp->pub.state = PRDMA_QPS_ERR;
 		if (b31 & 0x40) {
 			wc->wr_id = qp->sq_wrid[ctr & qp->sq_mask];

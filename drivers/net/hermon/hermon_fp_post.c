@@ -49,6 +49,15 @@ static const uint8_t hermon_wr_kind[8][16] = {
 };
 
 /*
+ * F21: strong ordering (control dword 2 bit 7) for local invalidation and
+ * window binds, as rdma-core mlx4_post_send sets MLX4_WQE_CTRL_STRONG_ORDER.
+ */
+static const rte_be32_t hermon_wqe_so[16] = {
+	[PRDMA_WR_LOCAL_INV] = RTE_BE32(RTE_BIT32(7)),
+	[PRDMA_WR_BIND_MW] = RTE_BE32(RTE_BIT32(7)),
+};
+
+/*
  * Control dword 0 (big-endian) by the ring pass's parity and the request's
  * opcode: the WQE opcode, with the owner bit (31) that makes it the
  * device's on that pass.
@@ -100,20 +109,10 @@ hermon_sq_fp_init(struct hermon_qp *qp)
 		qp->sq_ctrl2[i] = rte_cpu_to_be_32(
 			((i & PRDMA_SEND_SIGNALED) || qp->sig_all != 0 ? 3u << 2 : 0) |
 			((i & PRDMA_SEND_SOLICITED) ? 2u : 0));
-	/*
-	 * The stamp goes to the second 64-byte block of the slot one headroom
-	 * ahead; a 64-byte stride has no second block, and its stamp lands in
-	 * stamp_sink, so posting never branches on the stride.
-	 */
-	if (qp->sq_shift > 6) {
-		qp->sq_stamp = qp->sq + 64;
-		qp->sq_stamp_delta = qp->sq_spare << qp->sq_shift;
-		qp->sq_stamp_mask = ((qp->sq_mask + 1) << qp->sq_shift) - 1;
-	} else {
-		qp->sq_stamp = (uint8_t *)&qp->stamp_sink;
-		qp->sq_stamp_delta = 0;
-		qp->sq_stamp_mask = 0;
-	}
+	/* stamping: the slot one headroom ahead, blocks past the first */
+	qp->sq_stamp_room = qp->sq_shift > 6 ? 1u << qp->sq_shift : 0;
+	qp->sq_stamp_delta = qp->sq_spare << qp->sq_shift;
+	qp->sq_stamp_mask = ((qp->sq_mask + 1) << qp->sq_shift) - 1;
 }
 
 static __rte_always_inline void
@@ -219,8 +218,24 @@ copy_upto64(uint8_t *d, const uint8_t *s, uint32_t n)
 static __rte_always_inline void
 put_chunk(uint8_t *w, uint32_t off, const uint8_t *src, uint32_t n)
 {
-	*(rte_be32_t *)(w + off) = rte_cpu_to_be_32(RTE_BIT32(31) | n);
+	/* F17: the data, then the header that makes the chunk valid */
 	copy_upto64(w + off + 4, src, n);
+	hermon_barrier_dseg_before_count();
+	*(rte_be32_t *)(w + off) = rte_cpu_to_be_32(RTE_BIT32(31) | n);
+}
+
+/*
+ * One gather entry. F17: key and address before the byte count; F18: 0
+ * bytes is written as 0x80000000 (a zero-length inline segment), since a
+ * byte count of 0 means 2^31 (rdma-core set_data_seg).
+ */
+static __rte_always_inline void
+put_dseg(uint8_t *d, uint32_t len, uint32_t lkey, uint64_t addr)
+{
+	put32(d + 4, lkey);
+	put64(d + 8, addr);
+	hermon_barrier_dseg_before_count();
+	put32(d, len != 0 ? len : RTE_BIT32(31));
 }
 
 /*
@@ -259,14 +274,13 @@ put_data(const struct hermon_qp *qp, uint8_t *w, uint32_t off,
 {
 	uint32_t i;
 
-	for (i = 0; i < wr->num_sge; i++, off += 16) {
+	/* F17: last to first, so that no block looks complete early */
+	for (i = wr->num_sge; i-- > 0;) {
 		const struct prdma_sge *s = &wr->sg_list[i];
 
-		put32(w + off, s->length);
-		put32(w + off + 4, s->lkey);
-		put64(w + off + 8, sge_addr(qp, s));
+		put_dseg(w + off + 16 * i, s->length, s->lkey, sge_addr(qp, s));
 	}
-	return off;
+	return off + 16 * wr->num_sge;
 }
 
 static void
@@ -345,14 +359,27 @@ put_ctrl(struct hermon_qp *qp, uint8_t *w, const struct prdma_send_wr *wr,
 	/* DS in 16-byte units; PRDMA_SEND_FENCE (bit 0) lands on f (bit 6) */
 	put32(w + 4, (off >> 4) | ((flags & PRDMA_SEND_FENCE) << 6));
 	*(rte_be32_t *)(w + 8) = qp->sq_ctrl2[flags & (PRDMA_SEND_SIGNALED |
-						       PRDMA_SEND_SOLICITED)];
+						       PRDMA_SEND_SOLICITED)] |
+		hermon_wqe_so[wr->opcode];
 	put32(w + 12, wr->imm_data);
 	qp->sq_wrid[head & qp->sq_mask] = wr->wr_id;
 	hermon_barrier_wqe_before_owner();
 	*(rte_be32_t *)w = hermon_wqe_own[(head >> qp->sq_log) & 1][wr->opcode];
-	/* stamp the slot past the headroom: prefetched blocks look stale */
-	*(uint32_t *)(qp->sq_stamp + (((uintptr_t)(w - qp->sq) + qp->sq_stamp_delta) &
-				      qp->sq_stamp_mask)) = UINT32_MAX;
+	/*
+	 * F16: stamp the slot past the headroom, the first dword of every
+	 * 64-byte block but block 0 up to the size of the WQE it last held
+	 * (its DS; 0x3f while it still holds the initial fill), so that the
+	 * prefetcher sees no stale block (rdma-core/Linux stamp_send_wqe).
+	 * A 64-byte stride has no such block (sq_stamp_room 0).
+	 */
+	if (qp->sq_stamp_room != 0) {
+		uint8_t *s = qp->sq + (((uintptr_t)(w - qp->sq) + qp->sq_stamp_delta) &
+				       qp->sq_stamp_mask);
+		uint32_t end = RTE_MIN((uint32_t)(s[7] & 0x3f) << 4, qp->sq_stamp_room), b;
+
+		for (b = 64; b < end; b += 64)
+			*(uint32_t *)(s + b) = UINT32_MAX;
+	}
 }
 
 /*
@@ -497,13 +524,12 @@ hermon_post_send(struct prdma_qp *pqp, const struct prdma_send_wr *wr,
 		w = qp->sq + ((head & qp->sq_mask) << qp->sq_shift);
 		if (likely(kind == WK_RADDR))
 			put_raddr(w, wr);
-		for (i = 0; i < wr->num_sge; i++, off += 16) {
+		for (i = wr->num_sge; i-- > 0;) {
 			const struct prdma_sge *sg = &wr->sg_list[i];
 
-			put32(w + off, sg->length);
-			put32(w + off + 4, sg->lkey);
-			put64(w + off + 8, sg->addr);
+			put_dseg(w + off + 16 * i, sg->length, sg->lkey, sg->addr);
 		}
+		off += 16 * wr->num_sge;
 	}
 	put_ctrl(qp, w, wr, head, off);
 	post_doorbell(qp, head + 1);

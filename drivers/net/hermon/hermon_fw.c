@@ -19,6 +19,7 @@
 #include "hermon_dev.h"
 #include "hermon_logs.h"
 #include "hermon_mmio.h"
+#include "hermon_prm_ext.h"
 
 #define HERMON_CFG_DWORDS       64
 #define HERMON_RESET_WAIT_MS    2000
@@ -132,6 +133,21 @@ hermon_fw_start(struct hermon_dev *hd)
 	if (ret < 0)
 		goto err_run;
 	hd->fw_running = true;
+	/*
+	 * F28: ask for 4 KiB pages, as Linux mlx4_init_fw does right after
+	 * RUN_FW (a failure only warns there too); QUERY_DEV_CAP then says
+	 * whether the device took it.
+	 */
+	{
+		struct hermon_prm_mod_stat_cfg cfg;
+
+		memset(&cfg, 0, sizeof(cfg));
+		HERMON_FILL(&cfg, mod_stat_cfg, log_pg_sz_m, 1);
+		HERMON_FILL(&cfg, mod_stat_cfg, log_pg_sz, 0);
+		if (hermon_cmd_mod_stat_cfg(&hd->cmd, &cfg) < 0)
+			HERMON_LOG(WARNING, "%s: MOD_STAT_CFG refused the 4 KiB page size",
+				   hd->pdev->name);
+	}
 	return 0;
 
 err_run:
@@ -157,11 +173,20 @@ static void
 adapter_board_id(struct hermon_dev *hd, const struct hermon_prm_query_adapter *q)
 {
 	const struct hermon_prm_vsd *vsd;
-	size_t i;
+	const uint8_t *b;
+	size_t i, n;
 
 	vsd = HERMON_NESTED(q, query_adapter, vsd, vsd);
-	memcpy(hd->caps.board_id, vsd->dw, sizeof(hd->caps.board_id) - 1);
-	hd->caps.board_id[sizeof(hd->caps.board_id) - 1] = '\0';
+	b = (const uint8_t *)vsd->dw + HERMON_VSD_BOARD_ID;
+	/*
+	 * F26: the board id is the 16 bytes at VSD + 0xd0, each 4-byte word
+	 * byte-swapped by the firmware (Linux get_board_id; a Topspin VSD
+	 * is not handled).
+	 */
+	n = RTE_MIN(sizeof(hd->caps.board_id) - 1, (size_t)HERMON_VSD_BOARD_ID_LEN);
+	memset(hd->caps.board_id, 0, sizeof(hd->caps.board_id));
+	for (i = 0; i < n; i++)
+		hd->caps.board_id[i] = (char)b[(i & ~(size_t)3) + 3 - (i & 3)];
 	/* firmware strings are not ours to trust: keep printable bytes only */
 	for (i = 0; hd->caps.board_id[i] != '\0'; i++)
 		if (hd->caps.board_id[i] < 0x20 || hd->caps.board_id[i] > 0x7e)
@@ -234,6 +259,14 @@ hermon_fw_query_caps(struct hermon_dev *hd)
 	c->resd_lkey = CAP(resd_lkey);
 	c->max_icm_size = HERMON_GET64(&q, query_dev_cap, max_icm_size_h,
 				       max_icm_size_l);
+	/* F28: every MTT entry and context page of the PMD is 4 KiB */
+	if (CAP(log_pg_sz) > HERMON_ICM_PAGE_SHIFT) {
+		HERMON_LOG(ERR, "%s: the device's smallest page is %u KiB; the PMD "
+			   "uses 4 KiB pages", hd->pdev->name,
+			   1u << (CAP(log_pg_sz) - 10));
+		rte_errno = ENOTSUP;
+		return -ENOTSUP;
+	}
 #undef CAP
 	/*
 	 * F4: an EQ's doorbell lives in UAR page eqn / 4, and the reserved UAR
@@ -281,19 +314,18 @@ bool
 hermon_fw_check_catas(struct hermon_dev *hd)
 {
 	const uint8_t *bar = hd->bus.bar[HERMON_BAR_CFG];
-	uint32_t i, v, first = 0;
-	bool set = false;
+	uint32_t i, first;
 
 	if (hd->fatal)
 		return true;
-	for (i = 0; i < hd->fw.error_buf_size; i++) {
-		v = hermon_mmio_read32(bar, (uint32_t)hd->fw.error_buf_offset + 4 * i);
-		if (v != 0 && !set) {
-			first = v;
-			set = true;
-		}
-	}
-	if (!set)
+	if (hd->fw.error_buf_size == 0)
+		return false;
+	/*
+	 * F23: only dword 0 says "fatal" (Linux poll_catas reads just it);
+	 * the other dwords are diagnostics, printed below.
+	 */
+	first = hermon_mmio_read32(bar, (uint32_t)hd->fw.error_buf_offset);
+	if (first == 0)
 		return false;
 	hd->fatal = true;
 	hd->catas_syndrome = first;

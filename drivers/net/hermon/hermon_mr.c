@@ -218,7 +218,17 @@ hermon_mw_alloc(struct prdma_mw *pmw)
 	HERMON_FILL(&mpt, mpt, r_w, 0);
 	HERMON_FILL(&mpt, mpt, mem_key, rotr8(key));
 	HERMON_FILL(&mpt, mpt, pd, pmw->pd->pd_num);
-	HERMON_FILL(&mpt, mpt, en_rinv, pmw->type == PRDMA_MW_TYPE_2);
+	/*
+	 * F20: a type-2 window starts free, bound-to-QP, remotely
+	 * invalidatable (Linux mlx4_mw_enable: MLX4_MPT_FLAG_FREE,
+	 * MLX4_MPT_QP_FLAG_BOUND_QP, MLX4_MPT_PD_FLAG_EN_INV = bits 24-25).
+	 */
+	if (pmw->type == PRDMA_MW_TYPE_2) {
+		HERMON_FILL(&mpt, mpt, status, HERMON_MPT_FREE);
+		HERMON_FILL(&mpt, mpt, bqp, 1);
+		HERMON_FILL(&mpt, mpt, en_rinv, 1);
+		HERMON_FILL(&mpt, mpt, ei, 1);
+	}
 	ret = hermon_cmd_sw2hw_mpt(&hd->cmd, w->index, &mpt);
 	if (ret < 0) {
 		hermon_bitmap_free(&hd->mpts, w->index);

@@ -121,10 +121,9 @@ struct hermon_qp {
 	const uint8_t *sq_kinds;         /**< segment kind by opcode, for the QP type */
 	rte_be32_t sq_ctrl2[8];          /**< ctrl dword 2 by send_flags & 6 */
 	uint32_t sq_inl_fast[4];         /**< inline bytes of the short path, by kind */
-	uint8_t *sq_stamp;               /**< first slot + 64, or &stamp_sink */
+	uint32_t sq_stamp_room;          /**< stride if > 64 (blocks to stamp), or 0 */
 	uint32_t sq_stamp_delta;         /**< headroom in bytes */
-	uint32_t sq_stamp_mask;          /**< ring bytes - 1, or 0 */
-	uint32_t stamp_sink;             /**< takes the stamp of a 64-byte stride */
+	uint32_t sq_stamp_mask;          /**< ring bytes - 1 */
 	/* receive queue (the receiving lcore) */
 	uint8_t *rq;
 	uint32_t rq_head;

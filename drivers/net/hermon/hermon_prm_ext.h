@@ -94,6 +94,19 @@ HERMON_PRM_DECLARE(query_port, HERMON_PRM_QUERY_PORT, 0x100)
 HERMON_PRM_DECLARE(gid_entry, HERMON_PRM_GID_ENTRY, 0x10)
 
 #define HERMON_GID_TABLE_LEN 128
+/*
+ * MOD_STAT_CFG input mailbox (the part Linux mlx4_MOD_STAT_CFG fills):
+ * byte 2 = page-size modify flag, byte 3 = log2 page size - 12.
+ */
+#define HERMON_PRM_MOD_STAT_CFG(F, N) \
+	F(log_pg_sz, 0x08) \
+	F(log_pg_sz_m, 0x08) \
+	F(reserved0, 0x10) \
+	F(reserved1, 0x7e0)
+HERMON_PRM_DECLARE(mod_stat_cfg, HERMON_PRM_MOD_STAT_CFG, 0x100)
+
+#define HERMON_VSD_BOARD_ID       0xd0    /* QUERY_ADAPTER VSD: the board id */
+#define HERMON_VSD_BOARD_ID_LEN   16
 #define HERMON_SET_PORT_GID_TABLE 5
 #define HERMON_SET_PORT_GENERAL   0
 #define HERMON_SET_PORT_MAC_TABLE 2

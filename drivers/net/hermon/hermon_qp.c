@@ -168,7 +168,8 @@ hermon_qp_create(struct prdma_qp *pqp, struct prdma_qp_init_attr *attr)
 	QPC(log_sq_stride, qp->sq_shift - 4);
 	QPC(log_rq_size, log2_ceil(rq_n));
 	QPC(log_rq_stride, rq_shift - 4);
-	QPC(msg_max, 31);
+	/* F32: the device's largest message (Linux: ilog2(caps.max_msg_sz)) */
+	QPC(msg_max, RTE_MIN(hd->caps.log_max_msg, 31u));
 	QPC(mtu, port_mtu(hd, 1));
 	QPC(usr_page, hd->uar_idx);
 	QPC(local_qpn_een, qp->qpn);
@@ -375,6 +376,33 @@ qp_reset_queues(struct hermon_qp *qp)
 	sq_own_all(qp);
 }
 
+/*
+ * One transition command with its mailbox (opt_param mask + the context):
+ * F22, Linux __mlx4_qp_modify sends one for every transition but 2RST,
+ * 2ERR and RTS2SQD included.
+ */
+static int
+qp_transition(struct hermon_qp *qp, uint16_t op, uint32_t opt)
+{
+	struct hermon_prm_qp_ee_state_transitions *mb;
+	uint32_t in_mod = qp->qpn;
+	int ret;
+
+	if (op == HERMON_CMD_RTS2SQD_QP && qp->attr.en_sqd_async_notify)
+		in_mod |= RTE_BIT32(31);
+	mb = rte_zmalloc("hermon_qp_mbox", sizeof(*mb), 64);
+	if (mb == NULL) {
+		rte_errno = ENOMEM;
+		return -ENOMEM;
+	}
+	HERMON_FILL(mb, qp_ee_state_transitions, opt_param_mask, opt);
+	memcpy(HERMON_NESTED(mb, qp_ee_state_transitions, qpc_eec_data,
+			     queue_pair_ee_context_entry), &qp->qpc, sizeof(qp->qpc));
+	ret = hermon_cmd_qp_modify(&qp->hd->cmd, op, in_mod, 0, mb);
+	rte_free(mb);
+	return ret;
+}
+
 int
 hermon_qp_modify(struct prdma_qp *pqp, const struct prdma_qp_attr *attr, uint32_t mask)
 {
@@ -383,7 +411,6 @@ hermon_qp_modify(struct prdma_qp *pqp, const struct prdma_qp_attr *attr, uint32_
 	enum prdma_qp_state cur = (enum prdma_qp_state)pqp->state;
 	enum prdma_qp_state next = (mask & PRDMA_QP_STATE) ? attr->qp_state : cur;
 	struct hermon_prm_qpc_save { struct hermon_prm_queue_pair_ee_context_entry c; } save;
-	struct hermon_prm_qp_ee_state_transitions *mb;
 	uint16_t op;
 	uint32_t opt;
 	int ret;
@@ -405,24 +432,9 @@ hermon_qp_modify(struct prdma_qp *pqp, const struct prdma_qp_attr *attr, uint32_
 		return ret;
 	}
 	op = qp_cmd(cur, next);
-	if (op == HERMON_CMD_2ERR_QP || op == HERMON_CMD_RTS2SQD_QP) {
-		uint32_t in_mod = qp->qpn;
-
-		if (op == HERMON_CMD_RTS2SQD_QP && qp->attr.en_sqd_async_notify)
-			in_mod |= RTE_BIT32(31);
-		return hermon_cmd_qp_modify(&hd->cmd, op, in_mod, 0, NULL);
-	}
-	mb = rte_zmalloc("hermon_qp_mbox", sizeof(*mb), 64);
-	if (mb == NULL) {
-		qp->qpc = save.c;
-		rte_errno = ENOMEM;
-		return -ENOMEM;
-	}
-	HERMON_FILL(mb, qp_ee_state_transitions, opt_param_mask, opt);
-	memcpy(HERMON_NESTED(mb, qp_ee_state_transitions, qpc_eec_data,
-			     queue_pair_ee_context_entry), &qp->qpc, sizeof(qp->qpc));
-	ret = hermon_cmd_qp_modify(&hd->cmd, op, qp->qpn, 0, mb);
-	rte_free(mb);
+	if (op == HERMON_CMD_2ERR_QP || op == HERMON_CMD_RTS2SQD_QP)
+		opt = 0;
+	ret = qp_transition(qp, op, opt);
 	if (ret < 0)
 		qp->qpc = save.c;
 	return ret;
@@ -524,7 +536,7 @@ hermon_qp_destroy(struct prdma_qp *pqp)
 	if (pqp->qp_type == PRDMA_QPT_UD)
 		hermon_mcast_qp_gone(hd, qp->qpn);
 	if (pqp->state != PRDMA_QPS_RESET) {
-		ret = hermon_cmd_qp_modify(&hd->cmd, HERMON_CMD_2ERR_QP, qp->qpn, 0, NULL);
+		ret = qp_transition(qp, HERMON_CMD_2ERR_QP, 0);
 		mb = rte_zmalloc("hermon_qp_mbox", sizeof(*mb), 64);
 		/* the device flushes what it holds; wait until it has */
 		while (ret == 0 && mb != NULL && rte_get_tsc_cycles() < end) {

@@ -118,6 +118,11 @@ hermon_model_create(const struct hermon_model_conf *conf)
 	/* a fixed-type port is of the one type it supports */
 	if (m->conf.port_types != 3)
 		m->conf.port_type = m->conf.port_types;
+	if (m->conf.log_max_msg == 0 || m->conf.log_max_msg > 31)
+		m->conf.log_max_msg = 31;
+	if (m->conf.log_pg_sz == 0)
+		m->conf.log_pg_sz = HERMON_ICM_PAGE_SHIFT;
+	m->log_pg_sz = m->conf.log_pg_sz;
 	if (m->conf.rsvd_uars == 0)
 		m->conf.rsvd_uars = 1;
 	if (m->conf.log_max_mtts == 0)

@@ -30,6 +30,9 @@ extern "C" {
 
 struct hermon_model;
 
+/** The vendor syndrome (error CQE byte 0x1a) the model writes for @p s. */
+#define HERMON_MODEL_VENDOR_SYND(s) ((uint8_t)(0xc0 | ((s) & 0x3f)))
+
 /** Configuration of a new model. */
 struct hermon_model_conf {
 	const char *name;          /**< unique; found again by hermon_model_find */
@@ -52,6 +55,14 @@ struct hermon_model_conf {
 	 * brings no ACTIVE event, QUERY_PORT reports the link down. */
 	bool link_down;
 	uint8_t log_max_mtts;      /**< QUERY_DEV_CAP log_max_mtts (0: 20) */
+	/**
+	 * The smallest page the device takes after reset (0: 12, 4 KiB); a
+	 * MOD_STAT_CFG page-size override changes it. Contexts whose pages
+	 * are smaller are refused.
+	 */
+	uint8_t log_pg_sz;
+	/** QUERY_DEV_CAP log_max_msg (0: 31); a QPC msg_max above it is refused */
+	uint8_t log_max_msg;
 	/**
 	 * QUERY_DEV_CAP num_rsvd_uars (0: 1). The EQ doorbells on those pages
 	 * belong to the firmware: SW2HW_EQ refuses an EQ whose doorbell is

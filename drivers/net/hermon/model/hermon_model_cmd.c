@@ -106,6 +106,11 @@ hm_cmd_poll(struct hermon_model *m)
 	}
 	hm_trace_cmd(m, &c, status == HERMON_STAT_OK ? c.out_param : 0, status);
 	m->commands++;
+	/* a running firmware keeps diagnostics in the error buffer past
+	 * dword 0, which alone says "fatal" */
+	if (m->running && !m->catas)
+		*(volatile uint32_t *)(m->bar0 + HM_ERROR_BUF_OFFSET + 8) =
+			rte_cpu_to_be_32(0x00c0ffee);
 	m->last_opcode = c.opcode;
 	m->last_status = status;
 	HM_LOG(DEBUG, m, "cmd 0x%03x in 0x%" PRIx64 " mod 0x%x opmod %u -> 0x%02x",

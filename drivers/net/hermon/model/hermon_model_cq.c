@@ -46,7 +46,9 @@ hm_cq_push(struct hermon_model *m, uint32_t cqn,
 	pi = CQC(producer_counter);
 	ci = rte_be_to_cpu_32(db[0]) & 0xffffff;
 	HERMON_FILL(ctx, completion_queue_context, consumer_counter, ci);
-	if (((pi - ci) & 0xffffff) >= (1u << log)) {
+	/* full at n - 1 unread: the last entry is the spare that tells a
+	 * full ring from an empty one */
+	if (((pi - ci) & 0xffffff) >= (1u << log) - 1) {
 		HERMON_FILL(ctx, completion_queue_context, status, HM_CQ_STATUS_OVERFLOW);
 		data[0] = cqn;
 		data[2] = HM_CQ_ERR_OVERRUN;

@@ -146,6 +146,9 @@ hm_sw2hw_eq(struct hermon_model *m, const struct hm_cmd *c)
 		return HERMON_STAT_INTERNAL_ERR;
 	if (HERMON_GET(in, eqc, log_eq_size) > HM_LOG_MAX_EQ_SZ)
 		return HERMON_STAT_BAD_PARAM;
+	/* pages below the device's smallest page size are refused */
+	if (HERMON_ICM_PAGE_SHIFT + HERMON_GET(in, eqc, log2_page_size) < m->log_pg_sz)
+		return HERMON_STAT_BAD_PARAM;
 	n = 1u << HERMON_GET(in, eqc, log_eq_size);
 	/* the whole queue must be reachable through its MTT entries */
 	for (i = 0; i < n; i++)

@@ -141,7 +141,9 @@ hm_cqe_err(struct hm_qp *q, bool send, uint16_t ctr, uint8_t synd)
 	memset(&ce, 0, sizeof(ce));
 	HERMON_FILL(&ce, completion_with_error, qpn, q->qpn);
 	HERMON_FILL(&ce, completion_with_error, syndrome, synd);
-	HERMON_FILL(&ce, completion_with_error, vendor_error_syndrome, synd);
+	/* the vendor syndrome (byte 0x1a) is the model's own code */
+	HERMON_FILL(&ce, completion_with_error, vendor_error_syndrome,
+		    HERMON_MODEL_VENDOR_SYND(synd));
 	HERMON_FILL(&ce, completion_with_error, wqe_counter, ctr);
 	HERMON_FILL(&ce, completion_with_error, opcode, HERMON_CQE_ERROR);
 	HERMON_FILL(&ce, completion_with_error, s_r, send);
@@ -357,6 +359,10 @@ hm_wqe_parse(struct hm_qp *q, const uint8_t *w, struct hm_wqe *x)
 			const struct hermon_prm_wqe_segment_data_ptr *d = (const void *)(w + off);
 			uint32_t n = HERMON_GET(d, wqe_segment_data_ptr, byte_count);
 
+			/* a gather byte count of 0 is 2^31 bytes (rdma-core writes
+			 * 0x80000000, a zero-length inline segment, for 0 bytes) */
+			if (n == 0)
+				n = RTE_BIT32(31);
 			if (n != 0)
 				x->seg[x->nseg++] = (struct hm_seg){
 					.addr = HERMON_GET64(d, wqe_segment_data_ptr,
@@ -445,6 +451,12 @@ hm_bind(struct hm_qp *q, const struct hm_wqe *x)
 	st = HERMON_GET(w, mpt, status);
 	if (st != HERMON_MPT_HW && st != HERMON_MPT_FREE)
 		return HERMON_SYND_MW_BIND;
+	/* a type-2 bind needs a window made type 2 (bound-to-QP) that is
+	 * free; a type-1 bind one that is not type 2 */
+	if (HERMON_GET(b, wqe_segment_bind, type2) ?
+	    (!HERMON_GET(w, mpt, bqp) || st != HERMON_MPT_FREE) :
+	    HERMON_GET(w, mpt, bqp) != 0)
+		return HERMON_SYND_MW_BIND;
 	if (len != 0) {
 		reg = hm_mpt(q->m, lkey >> 8);
 		if (reg == NULL || HERMON_GET(reg, mpt, status) != HERMON_MPT_HW ||
@@ -470,7 +482,6 @@ hm_bind(struct hm_qp *q, const struct hm_wqe *x)
 	HERMON_FILL64(w, mpt, start_addr_h, start_addr_l, addr);
 	HERMON_FILL64(w, mpt, len_h, len_l, len);
 	HERMON_FILL(w, mpt, lkey, reg != NULL ? lkey : 0);
-	HERMON_FILL(w, mpt, bqp, HERMON_GET(b, wqe_segment_bind, type2));
 	HERMON_FILL(w, mpt, qpn, HERMON_GET(b, wqe_segment_bind, type2) ? q->qpn : 0);
 	HERMON_FILL(w, mpt, status, reg != NULL ? HERMON_MPT_HW : HERMON_MPT_FREE);
 	if (reg != NULL)

@@ -40,6 +40,7 @@ hm_fw_reset(struct hermon_model *m)
 	memset(m->mac_valid, 0, sizeof(m->mac_valid));
 	memset(m->port_mtu, 0, sizeof(m->port_mtu));
 	m->resets++;
+	m->log_pg_sz = m->conf.log_pg_sz;
 	hm_trace_reset(m);
 	/* the reset register reads back 0 once the device is out of reset */
 	*(volatile uint32_t *)(m->bar0 + HERMON_RESET_OFFSET) = 0;
@@ -128,7 +129,7 @@ hm_query_dev_cap(struct hermon_model *m, struct hm_cmd *c)
 	CAP(num_ports, m->conf.ports);
 	CAP(local_ca_ack_delay, 15);
 	CAP(log_max_gid, 7);
-	CAP(log_max_msg, 31);
+	CAP(log_max_msg, m->conf.log_max_msg);
 	CAP(log_max_pkey, 7);
 	CAP(stat_rate_support, 0x7f);
 	CAP(rc, 1);
@@ -137,7 +138,7 @@ hm_query_dev_cap(struct hermon_model *m, struct hm_cmd *c)
 	CAP(srq, 1);
 	CAP(mw, 1);
 	CAP(atm, 1);
-	CAP(log_pg_sz, HERMON_ICM_PAGE_SHIFT);
+	CAP(log_pg_sz, m->log_pg_sz);
 	CAP(uar_sz, 0);
 	CAP(num_rsvd_uars, m->conf.rsvd_uars);
 	CAP(bf, m->conf.bf);
@@ -173,15 +174,22 @@ hm_query_adapter(struct hermon_model *m, struct hm_cmd *c)
 {
 	struct hermon_prm_query_adapter *q = hm_out_mbox(c, sizeof(*q));
 	struct hermon_prm_vsd *vsd;
-	static const char board[] = "PRDMA-HERMON-MODEL";
+	static const char vendor[] = "prdma model VSD";
+	char board[16] = { 0 };
 	uint8_t *bytes;
+	unsigned int i;
 
 	if (q == NULL)
 		return HERMON_STAT_INTERNAL_ERR;
 	HERMON_FILL(q, query_adapter, intapin, 0);
 	vsd = HERMON_NESTED(q, query_adapter, vsd, vsd);
 	bytes = (uint8_t *)vsd->dw;
-	memcpy(bytes, board, sizeof(board));
+	memcpy(bytes, vendor, sizeof(vendor));
+	/* the board id lives at VSD + 0xd0, each 4-byte word byte-swapped by
+	 * the firmware (Linux get_board_id) */
+	memcpy(board, HM_BOARD_ID, sizeof(HM_BOARD_ID));
+	for (i = 0; i < sizeof(board); i++)
+		bytes[HM_VSD_BOARD_ID + (i & ~3u) + 3 - (i & 3)] = (uint8_t)board[i];
 	(void)m;
 	return HERMON_STAT_OK;
 }
@@ -221,6 +229,17 @@ hm_fw_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled)
 			return HERMON_STAT_BAD_SYS_STATE;
 		if (c->opcode == HERMON_CMD_QUERY_DEV_CAP)
 			return hm_query_dev_cap(m, c);
+		if (c->opcode == HERMON_CMD_MOD_STAT_CFG) {
+			const struct hermon_prm_mod_stat_cfg *cfg =
+				hm_dma_ptr(c->in_param, sizeof(*cfg));
+
+			if (cfg == NULL)
+				return HERMON_STAT_INTERNAL_ERR;
+			if (HERMON_GET(cfg, mod_stat_cfg, log_pg_sz_m))
+				m->log_pg_sz = HERMON_ICM_PAGE_SHIFT +
+					HERMON_GET(cfg, mod_stat_cfg, log_pg_sz);
+			return HERMON_STAT_OK;
+		}
 		if (c->opcode == HERMON_CMD_QUERY_ADAPTER) {
 			/* answered once the HCA is up, where Linux asks */
 			if (!m->hca_init)

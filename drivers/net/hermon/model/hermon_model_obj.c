@@ -153,7 +153,9 @@ hm_mpt_cmd(struct hermon_model *m, struct hm_cmd *c)
 			return HERMON_STAT_BAD_PARAM;
 		memcpy(mpt, io, sizeof(*mpt));
 		HERMON_FILL(mpt, mpt, win_cnt, 0);
-		HERMON_FILL(mpt, mpt, status, HERMON_MPT_HW);
+		/* a window may start free (type 2, Linux mlx4_mw_enable) */
+		if (HERMON_GET(io, mpt, r_w) || HERMON_GET(io, mpt, status) != HERMON_MPT_FREE)
+			HERMON_FILL(mpt, mpt, status, HERMON_MPT_HW);
 		return HERMON_STAT_OK;
 	case HERMON_CMD_HW2SW_MPT:
 		if (HERMON_GET(mpt, mpt, mem_key) == 0)
@@ -496,6 +498,11 @@ hm_qp_cmd(struct hermon_model *m, struct hm_cmd *c)
 		memset(&m->obj.qp[qpn], 0, sizeof(m->obj.qp[qpn]));
 		return HERMON_STAT_OK;
 	}
+	/* F22: like every transition but 2RST, these read their mailbox
+	 * (Linux __mlx4_qp_modify sends one): none is a DMA fault */
+	if ((c->opcode == HERMON_CMD_2ERR_QP || c->opcode == HERMON_CMD_RTS2SQD_QP) &&
+	    hm_dma_ptr(c->in_param, sizeof(struct hermon_prm_qp_ee_state_transitions)) == NULL)
+		return HERMON_STAT_INTERNAL_ERR;
 	if (c->opcode == HERMON_CMD_2ERR_QP || c->opcode == HERMON_CMD_RTS2SQD_QP) {
 		QPC_SET(state, to);
 		if (c->opcode == HERMON_CMD_RTS2SQD_QP && (c->in_mod & RTE_BIT32(31))) {
@@ -526,6 +533,9 @@ hm_qp_cmd(struct hermon_model *m, struct hm_cmd *c)
 	/* more responder contexts than INIT_HCA gave each QP would use the
 	 * next QP's RDMARC entries */
 	if (HERMON_GET(in, queue_pair_ee_context_entry, rra_max) > m->layout.log_rd)
+		return HERMON_STAT_BAD_PARAM;
+	/* no message larger than QUERY_DEV_CAP log_max_msg */
+	if (HERMON_GET(in, queue_pair_ee_context_entry, msg_max) > m->conf.log_max_msg)
 		return HERMON_STAT_BAD_PARAM;
 	/* runtime the device owns survives a transition */
 	sqc = QPC(sq_wqe_counter);

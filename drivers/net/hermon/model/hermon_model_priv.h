@@ -32,6 +32,8 @@ extern int hermon_model_logtype;
 #define HM_MAX_EQS           64              /* 2^log_max_eq */
 #define HM_FW_PAGES          64
 #define HM_MAX_FAULTS        8
+#define HM_VSD_BOARD_ID      0xd0            /* in the VSD */
+#define HM_BOARD_ID          "MT_PRDMA000001"
 
 /* One MAP_FA / MAP_ICM_AUX / MAP_ICM block. */
 struct hm_map {
@@ -150,6 +152,7 @@ struct hermon_model {
 	uint64_t resets;
 	uint64_t commands;
 	uint64_t interrupts;                  /* raised by armed EQs */
+	uint32_t log_pg_sz;                   /* smallest page (MOD_STAT_CFG) */
 	uint64_t eq_overflows;                /* EQs that overran without oi */
 	uint16_t last_opcode;
 	uint8_t last_status;
