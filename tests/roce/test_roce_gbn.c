@@ -99,12 +99,54 @@ test_lossless(void **state)
 	assert_int_equal(naks, 0);
 }
 
+static void
+progress_for(struct t_side *s, uint64_t us)
+{
+	uint64_t end = rte_rdtsc() + us * rte_get_tsc_hz() / 1000000;
+
+	while (rte_rdtsc() < end)
+		prdma_dev_progress(s->dev);
+}
+
+/*
+ * The ACK timer counts from the message, not from the ACK before it. Every
+ * frame the requester receives is held 30 ms: WRITE 1 at 0 is ACKed at 30,
+ * WRITE 2 goes at 80 and its ACK comes at 110. The timer (14: 67 ms) must
+ * not fire: armed by WRITE 1's ACK it fired at 97, 17 ms after WRITE 2.
+ */
+static void
+test_timer_from_send(void **state)
+{
+	struct prdma_dev_counters c0;
+	struct prdma_wc wc;
+	struct t_side s[2];
+
+	(void)state;
+	t_pair_open(s, "roce:ring=gbn3,side=0,rx_delay=100%,fault_delay_us=30000",
+		    "roce:ring=gbn3,side=1");
+	t_pair_connect(s, PRDMA_QPT_RC, 0);
+	assert_int_equal(t_post(&s[0], PRDMA_WR_RDMA_WRITE, 0, 64, (uintptr_t)s[1].buf,
+				s[1].mr->rkey, 1), 0);
+	assert_int_equal(t_poll_one(s, s[0].scq, &wc), 1);
+	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
+	progress_for(&s[0], 50000);
+	assert_int_equal(t_post(&s[0], PRDMA_WR_RDMA_WRITE, 0, 64, (uintptr_t)s[1].buf,
+				s[1].mr->rkey, 2), 0);
+	assert_int_equal(t_poll_one(s, s[0].scq, &wc), 1);
+	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
+	assert_int_equal(prdma_dev_counters_get(s[0].dev, &c0), 0);
+	print_message("retransmits %" PRIu64 "\n", c0.value[PRDMA_DEV_CNT_RETRANSMITS]);
+	assert_int_equal(c0.value[PRDMA_DEV_CNT_RETRANSMITS], 0);
+	t_pair_close(s);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_gbn_bound),
 		cmocka_unit_test(test_lossless),
+		cmocka_unit_test(test_timer_from_send),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -86,10 +86,18 @@ outstanding(const struct roce_qp *qp)
 	return qp->sq_tail != qp->sq_next || qp->sq_off != 0;
 }
 
+/*
+ * The ACK timer runs while a PSN sent is not acknowledged (una_psn behind
+ * max_psn), not while WQEs wait to be retired: an ACK that covers
+ * everything is handled before roce_req_complete() moves sq_tail, and a
+ * timer armed then would count the next message's timeout from this ACK
+ * (a ping-pong with a slow peer resent after a fraction of the timeout).
+ */
 static void
 timer_restart(struct roce_qp *qp, uint64_t now)
 {
-	if (qp->base.qp_type == PRDMA_QPT_RC && qp->timeout != 0 && outstanding(qp))
+	if (qp->base.qp_type == PRDMA_QPT_RC && qp->timeout != 0 &&
+	    roce_psn_cmp(qp->una_psn, qp->max_psn) < 0)
 		qp->timer_tsc = now + ack_timeout_tsc(qp);
 	else
 		qp->timer_tsc = 0;
