@@ -34,7 +34,7 @@ enum pp_kind { PP_RC, PP_UC, PP_UD, PP_SRQ };
 #define PP_UD_QKEY 0x11111111u
 #define PP_GRH_LEN 40              /* UD receives start with the GRH */
 #define PP_PAGE 4096u              /* the tools' sysconf(_SC_PAGESIZE) on x86 */
-#define PP_FILL 0x7b               /* what the tools memset their buffer to */
+#define PP_FILL 0x7b               /* what rc/uc/ud_pingpong memset their buffer to */
 
 struct pp_opts {
 	enum pp_kind kind;

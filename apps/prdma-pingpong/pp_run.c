@@ -37,6 +37,13 @@ fail(const char *what)
 	return -err;
 }
 
+/* What the tools set their buffer to: 0x7b, but 0 in srq_pingpong. */
+static uint8_t
+fill_byte(const struct pp_ctx *c)
+{
+	return c->o->kind == PP_SRQ ? 0 : PP_FILL;
+}
+
 static size_t
 buf_len(const struct pp_ctx *c)
 {
@@ -124,7 +131,7 @@ pp_ctx_open(struct pp_ctx *c, const struct pp_opts *o)
 		rte_errno = ENOMEM;
 		return fail("buffer allocation");
 	}
-	memset(c->buf, PP_FILL, buf_len(c));
+	memset(c->buf, fill_byte(c), buf_len(c));
 	c->mr = prdma_mr_reg(c->pd, c->buf, buf_len(c), PRDMA_ACCESS_LOCAL_WRITE);
 	if (c->mr == NULL)
 		return fail("MR registration");
@@ -423,7 +430,8 @@ pp_run(struct pp_ctx *c, int routs)
 /*
  * --chk on the server, as the tools: the first byte of every page must be
  * the client's 0. prdma goes further, for a test to rely on: the rest of
- * the last message must be the client's 0x7b, and a bad page is an error.
+ * the last message must be the client's fill (0x7b; 0 for srq), and a bad
+ * page is an error.
  */
 int
 pp_check(const struct pp_ctx *c)
@@ -432,7 +440,7 @@ pp_check(const struct pp_ctx *c)
 	uint32_t i, bad = 0;
 
 	for (i = 0; i < c->o->size; i++) {
-		uint8_t want = i % PP_PAGE == 0 ? 0 : PP_FILL;
+		uint8_t want = i % PP_PAGE == 0 ? 0 : fill_byte(c);
 
 		if (p[i] != want) {
 			printf("invalid data in page %u\n", i / PP_PAGE);
