@@ -8,7 +8,8 @@
  *
  *   asan_qp_overflow overflow   write one byte past the soft provider's
  *                               QP object (struct roce_qp)
- *   asan_qp_overflow underflow  write one byte before it
+ *   asan_qp_overflow underflow  write one byte before its allocation
+ *                               (before the library's object header)
  *   asan_qp_overflow uaf        read the QP after prdma_qp_destroy
  *   asan_qp_overflow inside     write the QP's last byte (must pass)
  *
@@ -62,7 +63,9 @@ main(int argc, char **argv)
 	if (strcmp(mode, "overflow") == 0) {
 		p[sizeof(struct roce_qp)] = 1;
 	} else if (strcmp(mode, "underflow") == 0) {
-		p[-1] = 1;
+		/* before the allocation: the library's object header (its
+		 * validity marker) sits between it and the QP */
+		p[-(long)sizeof(struct prdma__obj_hdr) - 1] = 1;
 	} else if (strcmp(mode, "uaf") == 0) {
 		if (prdma_qp_destroy(qp) != 0)
 			return 2;
