@@ -561,8 +561,10 @@ hermon_qp_destroy(struct prdma_qp *pqp)
 		if (ret < 0)
 			return ret;
 	}
+	/* only the slot's owner clears it (security review F8, issue 13) */
 	pthread_mutex_lock(&hd->ev_lock);
-	hd->qp_table[qp->qpn] = NULL;
+	if (hd->qp_table[qp->qpn] == qp)
+		hd->qp_table[qp->qpn] = NULL;
 	pthread_mutex_unlock(&hd->ev_lock);
 	rte_free(qp->sq_wrid);
 	rte_free(qp->rq_wrid);
