@@ -746,6 +746,9 @@ hm_recv_msg(struct hm_qp *q, struct hm_qp *dq, struct hm_wqe *x, uint64_t now,
 	}
 	if (x->opcode == HERMON_WQE_SEND_INVAL &&
 	    hm_invalidate(dq->m, x->imm, dq->pd, true) != 0) {
+		/* the receive WQE the message was for completes in error */
+		hm_rwqe_take(dq, &r);
+		hm_cqe_err(dq, false, r.ctr, HERMON_SYND_REM_INV_REQ);
 		if (rc)
 			*synd = HERMON_SYND_REM_INV_REQ;
 		hm_qp_fail(dq, HERMON_EV_WQ_INVAL_REQ);
