@@ -442,6 +442,74 @@ setup(void **state)
 	return t_eal_init();
 }
 
+/*
+ * Issue 13 (security review F8), Hermon side: destroying an object clears
+ * its table slot only while the slot is still its own, so a stale destroy
+ * cannot unhook whatever object took the slot since. The "other owner" is
+ * put in the slot by hand, as a reuse of the number would.
+ */
+static void
+test_table_slot_owner(void **state)
+{
+	struct prdma_qp_init_attr ia;
+	struct prdma_cq_init_attr ca;
+	struct prdma_qp *qa, *qb;
+	struct prdma_cq *ca1, *cb1;
+	struct prdma_dev *dev;
+	struct hermon_dev *hd;
+	struct prdma_pd *pd;
+	uint32_t na;
+	int id;
+
+	(void)state;
+	id = prdma_dev_probe("hermon:model,name=slot");
+	assert_true(id >= 0);
+	dev = prdma_dev_open((uint16_t)id);
+	hd = dev->priv;
+	pd = prdma_pd_alloc(dev);
+	memset(&ca, 0, sizeof(ca));
+	ca.cqe = 16;
+	ca1 = prdma_cq_create(dev, &ca);
+	cb1 = prdma_cq_create(dev, &ca);
+	assert_non_null(ca1);
+	assert_non_null(cb1);
+	memset(&ia, 0, sizeof(ia));
+	ia.qp_type = PRDMA_QPT_RC;
+	ia.send_cq = cb1;
+	ia.recv_cq = cb1;
+	ia.cap.max_send_wr = 4;
+	ia.cap.max_recv_wr = 4;
+	ia.cap.max_send_sge = 1;
+	ia.cap.max_recv_sge = 1;
+	qa = prdma_qp_create(pd, &ia);
+	qb = prdma_qp_create(pd, &ia);
+	assert_non_null(qa);
+	assert_non_null(qb);
+	na = qa->qp_num;
+	hd->qp_table[na] = (void *)qb;
+	assert_int_equal(prdma_qp_destroy(qa), 0);
+	assert_ptr_equal(hd->qp_table[na], (void *)qb);
+	hd->qp_table[na] = NULL;
+	assert_int_equal(prdma_qp_destroy(qb), 0);
+	{
+		unsigned int i, slot = UINT32_MAX;
+
+		for (i = 0; i < hd->cqs.n; i++)
+			if (hd->cq_table[i] == (void *)ca1)
+				slot = i;
+		assert_true(slot != UINT32_MAX);
+		hd->cq_table[slot] = (void *)cb1;
+		assert_int_equal(prdma_cq_destroy(ca1), 0);
+		assert_ptr_equal(hd->cq_table[slot], (void *)cb1);
+		hd->cq_table[slot] = NULL;
+	}
+	/* cb1 is still in its own slot and goes normally */
+	assert_int_equal(prdma_cq_destroy(cb1), 0);
+	assert_int_equal(prdma_pd_free(pd), 0);
+	prdma_dev_close(dev);
+	assert_int_equal(prdma_dev_remove((uint16_t)id), 0);
+}
+
 int
 main(void)
 {
@@ -455,6 +523,7 @@ main(void)
 		cmocka_unit_test(test_wrappers_and_refusals),
 		cmocka_unit_test(test_out_of_order),
 		cmocka_unit_test(test_pause_step),
+		cmocka_unit_test(test_table_slot_owner),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);

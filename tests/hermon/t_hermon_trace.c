@@ -779,6 +779,108 @@ test_msg_max_from_dev_cap(void **state)
 	hermon_model_put(m);
 }
 
+/*
+ * F9 (SL part): on an IB port the path's SL goes in sched_queue bits 5:2
+ * (Linux _mlx4_set_path); the model's IB port carries it to the
+ * responder's CQE.
+ */
+static void
+test_ib_path_sl(void **state)
+{
+	struct trq_side s[2];
+	struct prdma_cq_init_attr ca;
+	struct prdma_qp_init_attr ia;
+	union prdma_gid gid[2];
+	struct prdma_qp_attr a;
+	struct prdma_sge sge, rsge;
+	struct prdma_recv_wr rwr = { .wr_id = 1, .sg_list = &rsge, .num_sge = 1 };
+	struct prdma_send_wr wr = {
+		.wr_id = 2, .sg_list = &sge, .num_sge = 1,
+		.opcode = PRDMA_WR_SEND, .send_flags = PRDMA_SEND_SIGNALED,
+	};
+	const struct prdma_recv_wr *rbad;
+	const struct prdma_send_wr *bad;
+	struct prdma_wc wc;
+	int k;
+
+	(void)state;
+	memset(s, 0, sizeof(s));
+	for (k = 0; k < 2; k++) {
+		char name[16], args[96];
+		struct hermon_model_conf c = { .link = "tri2", .side = (uint8_t)k,
+					       .port_type = 1 };
+
+		snprintf(name, sizeof(name), "tri2.%d", k);
+		c.name = name;
+		s[k].m = hermon_model_create(&c);
+		assert_non_null(s[k].m);
+		snprintf(args, sizeof(args), "hermon:model,name=%s,link=tri2,side=%d", name, k);
+		s[k].id = prdma_dev_probe(args);
+		assert_true(s[k].id >= 0);
+		s[k].dev = prdma_dev_open((uint16_t)s[k].id);
+		s[k].pd = prdma_pd_alloc(s[k].dev);
+		memset(&ca, 0, sizeof(ca));
+		ca.cqe = 16;
+		s[k].cq = prdma_cq_create(s[k].dev, &ca);
+		s[k].buf = rte_zmalloc("tri2", 4096, 4096);
+		s[k].mr = prdma_mr_reg(s[k].pd, s[k].buf, 4096, PRDMA_ACCESS_LOCAL_WRITE);
+		assert_non_null(s[k].mr);
+		assert_int_equal(prdma_gid_query(s[k].dev, 1, 0, &gid[k]), 0);
+		memset(&ia, 0, sizeof(ia));
+		ia.qp_type = PRDMA_QPT_RC;
+		ia.send_cq = s[k].cq;
+		ia.recv_cq = s[k].cq;
+		ia.cap.max_send_wr = 4;
+		ia.cap.max_recv_wr = 4;
+		ia.cap.max_send_sge = 1;
+		ia.cap.max_recv_sge = 1;
+		s[k].qp = prdma_qp_create(s[k].pd, &ia);
+		assert_non_null(s[k].qp);
+	}
+	for (k = 0; k < 2; k++) {
+		memset(&a, 0, sizeof(a));
+		a.qp_state = PRDMA_QPS_INIT;
+		a.port_num = 1;
+		a.qp_access_flags = PRDMA_ACCESS_LOCAL_WRITE;
+		assert_int_equal(prdma_qp_modify(s[k].qp, &a, PRDMA_QP_STATE |
+						 PRDMA_QP_PKEY_INDEX | PRDMA_QP_PORT |
+						 PRDMA_QP_ACCESS_FLAGS), 0);
+		memset(&a, 0, sizeof(a));
+		a.qp_state = PRDMA_QPS_RTR;
+		a.path_mtu = PRDMA_MTU_1024;
+		a.dest_qp_num = s[1 - k].qp->qp_num;
+		a.ah_attr.dgid = gid[1 - k];
+		a.ah_attr.port_num = 1;
+		a.ah_attr.sl = 5;
+		a.max_dest_rd_atomic = 1;
+		a.min_rnr_timer = 1;
+		assert_int_equal(prdma_qp_modify(s[k].qp, &a, PRDMA_QP_STATE | PRDMA_QP_AV |
+						 PRDMA_QP_PATH_MTU | PRDMA_QP_DEST_QPN |
+						 PRDMA_QP_RQ_PSN |
+						 PRDMA_QP_MAX_DEST_RD_ATOMIC |
+						 PRDMA_QP_MIN_RNR_TIMER), 0);
+		memset(&a, 0, sizeof(a));
+		a.qp_state = PRDMA_QPS_RTS;
+		a.timeout = 8;
+		a.retry_cnt = 2;
+		a.rnr_retry = 2;
+		a.max_rd_atomic = 1;
+		assert_int_equal(prdma_qp_modify(s[k].qp, &a, PRDMA_QP_STATE |
+						 PRDMA_QP_SQ_PSN | PRDMA_QP_TIMEOUT |
+						 PRDMA_QP_RETRY_CNT | PRDMA_QP_RNR_RETRY |
+						 PRDMA_QP_MAX_QP_RD_ATOMIC), 0);
+	}
+	rsge = (struct prdma_sge){ (uintptr_t)s[1].buf, 256, s[1].mr->lkey };
+	assert_int_equal(prdma_post_recv(s[1].qp, &rwr, &rbad), 0);
+	sge = (struct prdma_sge){ (uintptr_t)s[0].buf, 32, s[0].mr->lkey };
+	assert_int_equal(prdma_post_send(s[0].qp, &wr, &bad), 0);
+	assert_int_equal(trq_wait(&s[1], &wc), 1);
+	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
+	assert_int_equal(wc.sl, 5);
+	assert_int_equal(trq_wait(&s[0], &wc), 1);
+	trq_close(s);
+}
+
 int
 main(void)
 {
@@ -797,6 +899,7 @@ main(void)
 		cmocka_unit_test(test_board_id),
 		cmocka_unit_test(test_page_size_override),
 		cmocka_unit_test(test_msg_max_from_dev_cap),
+		cmocka_unit_test(test_ib_path_sl),
 	};
 
 	if (t_eal_init() < 0)

@@ -119,7 +119,8 @@ hermon_cq_destroy(struct prdma_cq *pcq)
 	if (ret < 0)
 		return ret;
 	pthread_mutex_lock(&hd->ev_lock);
-	hd->cq_table[cq->cqn] = NULL;
+	if (hd->cq_table[cq->cqn] == cq)
+		hd->cq_table[cq->cqn] = NULL;
 	pthread_mutex_unlock(&hd->ev_lock);
 	rte_free(cq->stash);
 	rte_free(cq->stash_ok);

@@ -154,9 +154,13 @@ hermon_mr_reg(struct prdma_mr *pmr)
 	mpt_access(&mpt, pmr->access);
 	HERMON_FILL(&mpt, mpt, mem_key, rotr8(key));
 	HERMON_FILL(&mpt, mpt, pd, pmr->pd->pd_num);
-	/* SEND with invalidate may retire the region's rkey */
-	HERMON_FILL(&mpt, mpt, en_rinv, 1);
-	HERMON_FILL(&mpt, mpt, ei, 1);
+	/*
+	 * No remote invalidation of an ordinary region (security review F3):
+	 * IBA and Linux rxe let a peer's SEND_WITH_INV retire only fast-
+	 * registered regions and type-2 windows, and this API can neither
+	 * fast-register nor revalidate a region. EN_INV stays clear, so the
+	 * device refuses it.
+	 */
 	if (dma) {
 		/* a physical region: SGE addresses are IOVAs, no MTT */
 		HERMON_FILL(&mpt, mpt, pa, 1);

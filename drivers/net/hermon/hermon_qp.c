@@ -288,8 +288,12 @@ qp_apply(struct hermon_qp *qp, const struct prdma_qp_attr *a, uint32_t mask)
 		QPC(primary_address_path.flow_label, ah->flow_label);
 		QPC(primary_address_path.grh_ip, 1);
 		QPC(primary_address_path.rlid, ah->dlid);
+		/* F9: SL in bits 5:2 on IB, priority in bits 5:3 on Ethernet
+		 * (Linux _mlx4_set_path) */
 		QPC(primary_address_path.sched_queue, 0x83 | ((ah->port_num - 1) << 6) |
-		    ((ah->sl & 7) << 3));
+		    (ah->port_num >= 1 && ah->port_num <= hd->caps.num_ports &&
+		     hd->port[ah->port_num - 1].type == HERMON_PORT_TYPE_IB ?
+		     (ah->sl & 0xf) << 2 : (ah->sl & 7) << 3));
 		/* F13: the caller's DMAC, or the one the GID gives */
 		if (hermon_l2_dmac(ah, mac) == 0 || (ah->flags & PRDMA_AH_F_DMAC)) {
 			QPC(primary_address_path.dmac_47_32, (uint32_t)mac[0] << 8 | mac[1]);
@@ -561,8 +565,10 @@ hermon_qp_destroy(struct prdma_qp *pqp)
 		if (ret < 0)
 			return ret;
 	}
+	/* only the slot's owner clears it (security review F8, issue 13) */
 	pthread_mutex_lock(&hd->ev_lock);
-	hd->qp_table[qp->qpn] = NULL;
+	if (hd->qp_table[qp->qpn] == qp)
+		hd->qp_table[qp->qpn] = NULL;
 	pthread_mutex_unlock(&hd->ev_lock);
 	rte_free(qp->sq_wrid);
 	rte_free(qp->rq_wrid);

@@ -150,7 +150,8 @@ hermon_srq_destroy(struct prdma_srq *psrq)
 	if (ret < 0)
 		return ret;
 	pthread_mutex_lock(&hd->ev_lock);
-	hd->srq_table[s->srqn] = NULL;
+	if (hd->srq_table[s->srqn] == s)
+		hd->srq_table[s->srqn] = NULL;
 	pthread_mutex_unlock(&hd->ev_lock);
 	rte_free(s->wrid);
 	rte_free(s->freed);

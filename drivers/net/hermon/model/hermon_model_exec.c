@@ -114,11 +114,12 @@ hm_qp_fail(struct hm_qp *q, uint8_t event)
 
 static void
 hm_cqe_ok(struct hm_qp *q, bool send, uint32_t opcode, uint16_t ctr, uint32_t bytes,
-	  uint32_t imm, uint32_t src_qpn, bool grh, bool se)
+	  uint32_t imm, uint32_t src_qpn, bool grh, bool se, uint8_t sl)
 {
 	struct hermon_prm_completion_queue_entry e;
 
 	memset(&e, 0, sizeof(e));
+	HERMON_FILL(&e, completion_queue_entry, sl, sl);
 	HERMON_FILL(&e, completion_queue_entry, qpn, q->qpn);
 	HERMON_FILL(&e, completion_queue_entry, immediate_rssvalue_invalidatekey, imm);
 	HERMON_FILL(&e, completion_queue_entry, srq_rqpn, src_qpn);
@@ -717,6 +718,26 @@ hm_mcast(struct hm_qp *q, struct hm_wqe *x, uint64_t now, uint8_t *synd)
 	return HM_STEP_DONE;
 }
 
+/*
+ * The SL an IB packet of @x carries: the UD address vector's, or the QP
+ * path's, from sched_queue bits 5:2 (Linux _mlx4_set_path for IB). On
+ * Ethernet there is no SL (no VLAN tag here): 0.
+ */
+static uint8_t
+hm_sl(const struct hm_qp *q, const struct hm_wqe *x)
+{
+	if (q->m->conf.port_type != HERMON_PORT_TYPE_IB)
+		return 0;
+	if (q->st == HERMON_QPST_UD)
+		return (uint8_t)HERMON_GET(HERMON_NESTED(x->ud, wqe_segment_ud,
+							 ud_address_vector,
+							 ud_address_vector),
+					   ud_address_vector, sl);
+	return (uint8_t)((HERMON_GET(HERMON_NESTED(q->ctx, queue_pair_ee_context_entry,
+						   primary_address_path, address_path),
+				     address_path, sched_queue) >> 2) & 0xf);
+}
+
 /* Responder side of a message that consumes a receive WQE. */
 static enum hm_step
 hm_recv_msg(struct hm_qp *q, struct hm_qp *dq, struct hm_wqe *x, uint64_t now,
@@ -746,6 +767,9 @@ hm_recv_msg(struct hm_qp *q, struct hm_qp *dq, struct hm_wqe *x, uint64_t now,
 	}
 	if (x->opcode == HERMON_WQE_SEND_INVAL &&
 	    hm_invalidate(dq->m, x->imm, dq->pd, true) != 0) {
+		/* the receive WQE the message was for completes in error */
+		hm_rwqe_take(dq, &r);
+		hm_cqe_err(dq, false, r.ctr, HERMON_SYND_REM_INV_REQ);
 		if (rc)
 			*synd = HERMON_SYND_REM_INV_REQ;
 		hm_qp_fail(dq, HERMON_EV_WQ_INVAL_REQ);
@@ -779,7 +803,7 @@ hm_recv_msg(struct hm_qp *q, struct hm_qp *dq, struct hm_wqe *x, uint64_t now,
 		dq->rt->comm_est = true;
 		hm_event_qp(dq->m, HERMON_EV_COMM_EST, dq->qpn);
 	}
-	hm_cqe_ok(dq, false, cqe_op, r.ctr, need, imm, q->qpn, ud, x->se);
+	hm_cqe_ok(dq, false, cqe_op, r.ctr, need, imm, q->qpn, ud, x->se, hm_sl(q, x));
 	return HM_STEP_DONE;
 }
 
@@ -1039,7 +1063,7 @@ hm_run_sq(struct hm_qp *q, uint64_t now)
 			break;
 		}
 		if (x.signaled)
-			hm_cqe_ok(q, true, x.opcode, ctr, bytes, 0, 0, false, false);
+			hm_cqe_ok(q, true, x.opcode, ctr, bytes, 0, 0, false, false, 0);
 		QX_SET(q, sq_wqe_counter, (uint16_t)(ctr + 1));
 		n++;
 	}
