@@ -14,25 +14,31 @@ import sys
 def load(path):
     files = []
     if os.path.isfile(os.path.join(path, "results.json")):
-        files.append(os.path.join(path, "results.json"))
+        files.append((os.path.basename(os.path.normpath(path)),
+                      os.path.join(path, "results.json")))
     else:
-        for d in sorted(os.listdir(path)):
+        order = ["afxdp-p2k", "afxdp-k2p", "afpacket-p2k", "afpacket-k2p", "cm-afxdp"]
+        for d in sorted(os.listdir(path), key=lambda d: (order.index(d) if d in order
+                                                         else len(order), d)):
             f = os.path.join(path, d, "results.json")
             if os.path.isfile(f):
-                files.append(f)
+                files.append((d, f))
     out = {}
-    for f in files:
+    for g, f in files:
         with open(f) as fh:
             for r in json.load(fh):
-                out[r["case"]] = r
+                out["%s | %s" % (g, r["case"])] = r
     return out
 
 
 def why(r):
+    """The first note that says what failed (not a summary or a note)."""
+    import re
     for n in r["notes"]:
-        if n.startswith(("prdma side", "kernel side", "no prdma", "wire", "responder")) \
-                and not n.startswith("wire: ") or n.startswith("no prdma"):
-            return n.split("; last lines")[0][:90]
+        if re.match(r"wire: \d+ frames|note:|peer \(rxe\)|rxe counters|tap toward", n):
+            continue
+        n = re.sub(r"; last lines: ", ": ", n)
+        return n[:150]
     return ""
 
 
@@ -46,8 +52,9 @@ def main():
         for n in res:
             if n not in names:
                 names.append(n)
-    print("| case | " + " | ".join(l for l, _ in runs) + " | first reason (last run that failed) |")
-    print("|---|" + "---|" * len(runs) + "---|")
+    print("| group | case | " + " | ".join(l for l, _ in runs) +
+          " | why (the last run that failed) |")
+    print("|---|---|" + "---|" * len(runs) + "---|")
     for n in names:
         cells = []
         reason = ""
