@@ -215,12 +215,26 @@ copy_upto64(uint8_t *d, const uint8_t *s, uint32_t n)
 }
 
 /* One inline chunk of @n bytes (header included) at WQE byte @off. */
+/*
+ * F17: the first dword of a 64-byte block past block 0 is what tells the
+ * prefetcher the block is valid (a stamp is 0xffffffff): a segment that
+ * starts a block is written with that dword last, behind a barrier
+ * (rdma-core/Linux order every segment so; only a block's first dword
+ * carries the validity). Block 0 is guarded by the owner bit.
+ */
+static __rte_always_inline void
+order_block_start(uint32_t off)
+{
+	if ((off & 63) == 0 && off != 0)
+		hermon_barrier_dseg_before_count();
+}
+
 static __rte_always_inline void
 put_chunk(uint8_t *w, uint32_t off, const uint8_t *src, uint32_t n)
 {
-	/* F17: the data, then the header that makes the chunk valid */
+	/* the data, then the header that makes the chunk valid */
 	copy_upto64(w + off + 4, src, n);
-	hermon_barrier_dseg_before_count();
+	order_block_start(off);
 	*(rte_be32_t *)(w + off) = rte_cpu_to_be_32(RTE_BIT32(31) | n);
 }
 
@@ -230,12 +244,12 @@ put_chunk(uint8_t *w, uint32_t off, const uint8_t *src, uint32_t n)
  * byte count of 0 means 2^31 (rdma-core set_data_seg).
  */
 static __rte_always_inline void
-put_dseg(uint8_t *d, uint32_t len, uint32_t lkey, uint64_t addr)
+put_dseg(uint8_t *w, uint32_t off, uint32_t len, uint32_t lkey, uint64_t addr)
 {
-	put32(d + 4, lkey);
-	put64(d + 8, addr);
-	hermon_barrier_dseg_before_count();
-	put32(d, len != 0 ? len : RTE_BIT32(31));
+	put32(w + off + 4, lkey);
+	put64(w + off + 8, addr);
+	order_block_start(off);
+	put32(w + off, len != 0 ? len : RTE_BIT32(31));
 }
 
 /*
@@ -278,7 +292,7 @@ put_data(const struct hermon_qp *qp, uint8_t *w, uint32_t off,
 	for (i = wr->num_sge; i-- > 0;) {
 		const struct prdma_sge *s = &wr->sg_list[i];
 
-		put_dseg(w + off + 16 * i, s->length, s->lkey, sge_addr(qp, s));
+		put_dseg(w, off + 16 * i, s->length, s->lkey, sge_addr(qp, s));
 	}
 	return off + 16 * wr->num_sge;
 }
@@ -527,7 +541,7 @@ hermon_post_send(struct prdma_qp *pqp, const struct prdma_send_wr *wr,
 		for (i = wr->num_sge; i-- > 0;) {
 			const struct prdma_sge *sg = &wr->sg_list[i];
 
-			put_dseg(w + off + 16 * i, sg->length, sg->lkey, sg->addr);
+			put_dseg(w, off + 16 * i, sg->length, sg->lkey, sg->addr);
 		}
 		off += 16 * wr->num_sge;
 	}
