@@ -11,7 +11,7 @@
  *
  *   NAME [REP] [key=value ...]    # comment
  *
- * NAME is a firmware opcode name (hermon_model_opcode_name), RESET, or DB
+ * NAME is a firmware opcode name (hermon_cmd_opcode_name), RESET, or DB
  * (a UAR doorbell). REP is '+' (one or more), '*' (any number) or '?'
  * (optional); without it the step happens exactly once. Keys: mod (in_mod),
  * opm (op_mod), st (status), f0..f3 (the mailbox fields of
@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "hermon_model.h"
+#include "hermon_regs.h"
 
 #define T_TR_MAX_KEYS 6
 
@@ -48,7 +49,7 @@ t_tr_name(const struct hermon_model_trace_ev *e, char *buf, size_t len)
 		return "RESET";
 	if (e->kind == HERMON_MODEL_TRACE_DB)
 		return "DB";
-	n = hermon_model_opcode_name(e->opcode);
+	n = hermon_cmd_opcode_name(e->opcode);
 	if (n != NULL)
 		return n;
 	snprintf(buf, len, "0x%03x", e->opcode);

@@ -62,40 +62,7 @@ hermon_cmd_status_str(uint8_t status)
 const char *
 hermon_cmd_opcode_str(uint16_t opcode)
 {
-	static const struct {
-		uint16_t op;
-		const char *name;
-	} tab[] = {
-		{ HERMON_CMD_QUERY_DEV_CAP, "QUERY_DEV_CAP" },
-		{ HERMON_CMD_QUERY_FW, "QUERY_FW" },
-		{ HERMON_CMD_QUERY_ADAPTER, "QUERY_ADAPTER" },
-		{ HERMON_CMD_INIT_HCA, "INIT_HCA" },
-		{ HERMON_CMD_CLOSE_HCA, "CLOSE_HCA" },
-		{ HERMON_CMD_INIT_PORT, "INIT_PORT" },
-		{ HERMON_CMD_CLOSE_PORT, "CLOSE_PORT" },
-		{ HERMON_CMD_WRITE_MTT, "WRITE_MTT" },
-		{ HERMON_CMD_MAP_EQ, "MAP_EQ" },
-		{ HERMON_CMD_SW2HW_EQ, "SW2HW_EQ" },
-		{ HERMON_CMD_HW2SW_EQ, "HW2SW_EQ" },
-		{ HERMON_CMD_QUERY_EQ, "QUERY_EQ" },
-		{ HERMON_CMD_READ_MCG, "READ_MCG" },
-		{ HERMON_CMD_WRITE_MCG, "WRITE_MCG" },
-		{ HERMON_CMD_MGID_HASH, "MGID_HASH" },
-		{ HERMON_CMD_NOP, "NOP" },
-		{ HERMON_CMD_SENSE_PORT, "SENSE_PORT" },
-		{ HERMON_CMD_RUN_FW, "RUN_FW" },
-		{ HERMON_CMD_UNMAP_ICM, "UNMAP_ICM" },
-		{ HERMON_CMD_MAP_ICM, "MAP_ICM" },
-		{ HERMON_CMD_UNMAP_ICM_AUX, "UNMAP_ICM_AUX" },
-		{ HERMON_CMD_MAP_ICM_AUX, "MAP_ICM_AUX" },
-		{ HERMON_CMD_SET_ICM_SIZE, "SET_ICM_SIZE" },
-		{ HERMON_CMD_UNMAP_FA, "UNMAP_FA" },
-		{ HERMON_CMD_MAP_FA, "MAP_FA" },
-	};
-	unsigned int i;
+	const char *n = hermon_cmd_opcode_name(opcode);
 
-	for (i = 0; i < RTE_DIM(tab); i++)
-		if (tab[i].op == opcode)
-			return tab[i].name;
-	return "?";
+	return n != NULL ? n : "?";
 }

@@ -96,6 +96,9 @@ enum hermon_opcode {
 	HERMON_CMD_MAP_FA         = 0xfff,
 };
 
+/* The opcode's name (hermon_cmd_names.c), or NULL for an unknown one. */
+const char *hermon_cmd_opcode_name(uint16_t opcode);
+
 /* Command status (HCR dword 6 bits 31:24). */
 enum hermon_status {
 	HERMON_STAT_OK              = 0x00,

@@ -229,9 +229,6 @@ uint32_t hermon_model_trace_read(struct hermon_model *m, uint32_t first,
 				 struct hermon_model_trace_ev *ev, uint32_t max,
 				 uint32_t *total, uint32_t *lost);
 
-/** Name of a firmware opcode ("QUERY_FW", ...), or NULL if unknown. */
-const char *hermon_model_opcode_name(uint16_t opcode);
-
 /** Name of a table ("QPC", ...). */
 const char *hermon_model_table_name(enum hermon_model_table t);
 
