@@ -32,6 +32,7 @@ import time
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cases as casedefs  # noqa: E402
+import known_gaps  # noqa: E402
 
 GUEST_IP = "10.99.0.2"
 PRDMA_IP = "10.99.0.10"
@@ -745,13 +746,29 @@ def main():
         run.boot()
         for c in cases:
             ok, lines, secs = run.run_case(c)
+            if not ok and not c.unsupported:
+                # A TCG guest on two shared cores can stall for seconds: a
+                # failed case runs once more, and both results are printed.
+                log("RETRY %s (first run failed: %s)" % (c.name, "; ".join(lines)[:400]))
+                ok, again, secs2 = run.run_case(c)
+                lines = ["first run failed; second run %s" % ("passed" if ok else "failed")] + \
+                    lines + ["second run:"] + again
+                secs += secs2
             pcap = os.path.join(a.outdir, c.name + ".pcapng")
             if ok and not os.environ.get("PRDMA_INTEROP_KEEP") and os.path.exists(pcap):
                 # A passing case's capture is not kept (a group's run holds
                 # ~1 GB of them); PRDMA_INTEROP_KEEP=1 keeps every one.
                 os.unlink(pcap)
-            results.append((c.name, ok, lines, secs))
-            log("%s %s (%.1f s)" % ("PASS" if ok else "FAIL", c.name, secs))
+            gap = known_gaps.reason(c.name)
+            results.append((c.name, ok, lines, secs, gap))
+            if gap is None:
+                verdict = "PASS" if ok else "FAIL"
+            else:
+                verdict = "KNOWN-GAP PASS (remove it from known_gaps.py)" if ok else \
+                    "KNOWN-GAP FAIL"
+            log("%s %s (%.1f s)" % (verdict, c.name, secs))
+            if gap is not None:
+                log("    known gap: " + gap)
             for ln in lines:
                 log("    " + ln)
     finally:
@@ -760,12 +777,14 @@ def main():
         run.stop_holder()
         run.rig.down()
     npass = sum(1 for r in results if r[1])
-    log("group %s: %d of %d cases passed in %.0f s" %
-        (a.group, npass, len(results), time.monotonic() - t0))
+    ngap = sum(1 for r in results if r[4] is not None and not r[1])
+    nfail = sum(1 for r in results if r[4] is None and not r[1])
+    log("group %s: %d of %d cases passed, %d failed, %d known gaps failed, in %.0f s" %
+        (a.group, npass, len(results), nfail, ngap, time.monotonic() - t0))
     with open(os.path.join(a.outdir, "results.json"), "w") as f:
-        json.dump([{"case": n, "pass": ok, "notes": ln, "secs": round(s, 1)}
-                   for n, ok, ln, s in results], f, indent=1)
-    return 0 if npass == len(results) else 1
+        json.dump([{"case": n, "pass": ok, "known_gap": g, "notes": ln, "secs": round(s, 1)}
+                   for n, ok, ln, s, g in results], f, indent=1)
+    return 0 if nfail == 0 else 1
 
 
 if __name__ == "__main__":
