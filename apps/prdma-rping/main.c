@@ -1,0 +1,413 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+/*
+ * prdma-rping [EAL args] -- -s|-c [-vV] [-S size] [-C count] [-a addr]
+ *             [-p port] --devargs STR [--timeout S]
+ *
+ * rping's options (rdma-core 44); the device, its setup and the CM
+ * handshake. The ping loop is in rping_loop.c.
+ */
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_malloc.h>
+
+#include "rping.h"
+
+enum { OPT_DEVARGS = 256, OPT_TIMEOUT };
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+		"usage: prdma-rping [EAL args] -- -s|-c [-vV] [-S size] [-C count] [-a addr] "
+		"[-p port] --devargs STR\n"
+		"  -s / -c        server / client\n"
+		"  -a addr        address (client: the server's; server: to listen on)\n"
+		"  -p port        port (default 7174)\n"
+		"  -C count       pings (default: until the peer disconnects / forever)\n"
+		"  -S size        ping data size, %d..%d (default 64)\n"
+		"  -v             print the ping data\n"
+		"  -V             validate the ping data (client)\n"
+		"  --devargs STR  the prdma device (e.g. roce:port=0,ip=10.0.0.1)\n"
+		"  --timeout S    give up after S seconds without progress (30)\n",
+		RPING_MIN_SIZE, RPING_MAX_SIZE);
+}
+
+static int
+parse_int(const char *s, long min, long max, long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtol(s, &end, 0);
+	if (errno != 0 || end == s || *end != '\0' || *v < min || *v > max)
+		return -EINVAL;
+	return 0;
+}
+
+#define BAD(...) do { \
+		fprintf(stderr, "prdma-rping: " __VA_ARGS__); \
+		fputc('\n', stderr); \
+		return -EINVAL; \
+	} while (0)
+
+static int
+opts_parse(struct rping_opts *o, int argc, char **argv)
+{
+	static const struct option longs[] = {
+		{ "devargs", required_argument, NULL, OPT_DEVARGS },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	long v;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->server = -1;
+	o->port = RPING_DEFAULT_PORT;
+	o->size = RPING_DEFAULT_SIZE;
+	o->timeout_s = 30;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "a:p:C:S:scvVdh", longs, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			o->addr = optarg;
+			break;
+		case 'p':
+			if (parse_int(optarg, 1, 65535, &v) < 0)
+				BAD("-p %s: a port 1..65535", optarg);
+			o->port = (uint16_t)v;
+			break;
+		case 'C':
+			if (parse_int(optarg, 0, INT32_MAX, &v) < 0)
+				BAD("Invalid count %s", optarg);
+			o->count = (int)v;
+			break;
+		case 'S':
+			if (parse_int(optarg, RPING_MIN_SIZE, RPING_MAX_SIZE, &v) < 0)
+				BAD("Invalid size %s (valid range is %d to %d)", optarg,
+				    RPING_MIN_SIZE, RPING_MAX_SIZE);
+			o->size = (uint32_t)v;
+			break;
+		case 's':
+			o->server = 1;
+			break;
+		case 'c':
+			o->server = 0;
+			break;
+		case 'v':
+			o->verbose++;
+			break;
+		case 'V':
+			o->validate++;
+			break;
+		case 'd':
+			break;   /* rping's debug prints: none here */
+		case OPT_DEVARGS:
+			o->devargs = optarg;
+			break;
+		case OPT_TIMEOUT:
+			if (parse_int(optarg, 1, 3600, &v) < 0)
+				BAD("--timeout %s: 1 to 3600 seconds", optarg);
+			o->timeout_s = (double)v;
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		default:
+			usage(stderr);
+			return -EINVAL;
+		}
+	}
+	if (optind < argc)
+		BAD("unexpected argument '%s'", argv[optind]);
+	if (o->server < 0)
+		BAD("name the side: -s (server) or -c (client)");
+	if (!o->server && o->addr == NULL)
+		BAD("the client needs the server's address (-a)");
+	if (o->devargs == NULL)
+		BAD("give the device with --devargs");
+	return 0;
+}
+
+static int
+fail(const char *what)
+{
+	fprintf(stderr, "prdma-rping: %s failed: %s\n", what, rte_strerror(rte_errno));
+	return -1;
+}
+
+static int
+qp_to_init(struct prdma_qp *qp)
+{
+	struct prdma_qp_attr at;
+
+	/* INIT before the CM sees the QP, so the first receive is posted
+	 * before the peer can send (as rping posts it before connecting). */
+	memset(&at, 0, sizeof(at));
+	at.qp_state = PRDMA_QPS_INIT;
+	at.port_num = 1;
+	at.qp_access_flags = PRDMA_ACCESS_REMOTE_READ | PRDMA_ACCESS_REMOTE_WRITE;
+	return prdma_qp_modify(qp, &at, PRDMA_QP_STATE | PRDMA_QP_PKEY_INDEX | PRDMA_QP_PORT |
+			       PRDMA_QP_ACCESS_FLAGS);
+}
+
+static int
+setup(struct rping_ep *e)
+{
+	struct prdma_cq_init_attr ca;
+	struct prdma_qp_init_attr qa;
+	size_t len = 64 + 2 * (size_t)e->o->size;
+	int id;
+
+	id = prdma_dev_probe(e->o->devargs);
+	if (id < 0)
+		return fail("device probe");
+	e->dev_id = id;
+	e->dev = prdma_dev_open((uint16_t)id);
+	e->pd = e->dev != NULL ? prdma_pd_alloc(e->dev) : NULL;
+	if (e->pd == NULL)
+		return fail("device open / PD");
+	e->mem = rte_zmalloc("rping", len, 4096);
+	if (e->mem == NULL) {
+		rte_errno = ENOMEM;
+		return fail("buffer allocation");
+	}
+	e->mr = prdma_mr_reg(e->pd, e->mem, len, PRDMA_ACCESS_LOCAL_WRITE |
+			     PRDMA_ACCESS_REMOTE_READ | PRDMA_ACCESS_REMOTE_WRITE);
+	if (e->mr == NULL)
+		return fail("MR registration");
+	memset(&ca, 0, sizeof(ca));
+	ca.cqe = 32;             /* rping's RPING_SQ_DEPTH * 2 */
+	e->cq = prdma_cq_create(e->dev, &ca);
+	if (e->cq == NULL)
+		return fail("CQ create");
+	memset(&qa, 0, sizeof(qa));
+	qa.qp_type = PRDMA_QPT_RC;
+	qa.send_cq = e->cq;
+	qa.recv_cq = e->cq;
+	qa.cap.max_send_wr = 16;
+	qa.cap.max_recv_wr = 2;
+	qa.cap.max_send_sge = 1;
+	qa.cap.max_recv_sge = 1;
+	e->qp = prdma_qp_create(e->pd, &qa);
+	if (e->qp == NULL)
+		return fail("QP create");
+	if (qp_to_init(e->qp) < 0)
+		return fail("QP RESET->INIT");
+	e->ch = prdma_cm_channel_create(0);
+	if (e->ch == NULL)
+		return fail("CM channel");
+	e->id = prdma_cm_id_create(e->ch, e->dev, 1, PRDMA_CM_PS_TCP, e);
+	if (e->id == NULL)
+		return fail("CM id");
+	return 0;
+}
+
+/* The next CM event (progressing the CM), NULL on the timeout. */
+static struct prdma_cm_event *
+next_event(struct rping_ep *e)
+{
+	struct prdma_cm_event *ev;
+
+	e->deadline = rping_now() + e->o->timeout_s;
+	while (rping_now() < e->deadline) {
+		prdma_cm_channel_progress(e->ch);
+		prdma_dev_progress(e->dev);
+		if (prdma_cm_get_event(e->ch, &ev) == 0)
+			return ev;
+	}
+	fprintf(stderr, "prdma-rping: timed out waiting for a CM event\n");
+	return NULL;
+}
+
+static void
+conn_param(struct prdma_cm_conn_param *p)
+{
+	/* rping's rping_init_conn_param: one READ each way, retries 7/7. */
+	memset(p, 0, sizeof(*p));
+	p->responder_resources = 1;
+	p->initiator_depth = 1;
+	p->retry_count = 7;
+	p->rnr_retry_count = 7;
+}
+
+static int
+expect(struct rping_ep *e, enum prdma_cm_event_type want, struct prdma_cm_id **id)
+{
+	struct prdma_cm_event *ev = next_event(e);
+	int ok;
+
+	if (ev == NULL)
+		return -1;
+	ok = ev->event == want;
+	if (!ok)
+		fprintf(stderr, "cma event %s, error %d\n", prdma_cm_event_str(ev->event),
+			ev->status);
+	else if (id != NULL)
+		*id = ev->id;
+	prdma_cm_ack_event(ev);
+	return ok ? 0 : -1;
+}
+
+static int
+addr_of(const struct rping_opts *o, struct sockaddr_in *sa)
+{
+	memset(sa, 0, sizeof(*sa));
+	sa->sin_family = AF_INET;
+	sa->sin_port = htons(o->port);
+	if (o->addr != NULL && inet_pton(AF_INET, o->addr, &sa->sin_addr) != 1) {
+		fprintf(stderr, "prdma-rping: -a %s: an IPv4 address expected\n", o->addr);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+run_server(struct rping_ep *e)
+{
+	struct prdma_cm_conn_param p;
+	struct sockaddr_in sa;
+	int ret;
+
+	if (addr_of(e->o, &sa) < 0)
+		return -1;
+	ret = prdma_cm_listen(e->id, (struct sockaddr *)&sa, 3);
+	if (ret < 0) {
+		fprintf(stderr, "rdma_listen: %s\n", strerror(-ret));
+		return -1;
+	}
+	printf("prdma-rping: listening on port %u\n", e->o->port);
+	fflush(stdout);
+	if (expect(e, PRDMA_CM_EVENT_CONNECT_REQUEST, &e->conn) < 0)
+		return -1;
+	conn_param(&p);
+	ret = prdma_cm_accept(e->conn, e->qp, &p);
+	if (ret < 0) {
+		fprintf(stderr, "rdma_accept: %s\n", strerror(-ret));
+		return -1;
+	}
+	/* The client's first SEND may precede our ESTABLISHED (its RTU):
+	 * the loop takes the event on the way. */
+	ret = rping_run_server(e);
+	if (ret < 0)
+		fprintf(stderr, "rping server failed: %d\n", ret);
+	return ret;
+}
+
+static void
+linger(struct rping_ep *e, double secs)
+{
+	double end = rping_now() + secs;
+	struct prdma_cm_event *ev;
+
+	while (rping_now() < end && !e->disconnected) {
+		prdma_cm_channel_progress(e->ch);
+		prdma_dev_progress(e->dev);
+		if (prdma_cm_get_event(e->ch, &ev) == 0) {
+			if (ev->event == PRDMA_CM_EVENT_DISCONNECTED)
+				e->disconnected = 1;
+			prdma_cm_ack_event(ev);
+		}
+	}
+}
+
+static int
+run_client(struct rping_ep *e)
+{
+	struct prdma_cm_conn_param p;
+	struct sockaddr_in sa;
+	int ret;
+
+	if (addr_of(e->o, &sa) < 0)
+		return -1;
+	conn_param(&p);
+	ret = prdma_cm_connect(e->id, e->qp, (struct sockaddr *)&sa, &p);
+	if (ret < 0) {
+		fprintf(stderr, "rdma_connect: %s\n", strerror(-ret));
+		return -1;
+	}
+	if (expect(e, PRDMA_CM_EVENT_ESTABLISHED, NULL) < 0) {
+		fprintf(stderr, "connect error\n");
+		return -1;
+	}
+	ret = rping_run_client(e);
+	if (ret < 0)
+		fprintf(stderr, "rping client failed: %d\n", ret);
+	if (!e->disconnected) {
+		prdma_cm_disconnect(e->id);
+		linger(e, 2.0);       /* the DREP, so the peer sees a clean end */
+	}
+	return ret;
+}
+
+static void
+teardown(struct rping_ep *e, int dev_id)
+{
+	/* Ids before the channel, the QP before its CQ, the device last. */
+	if (e->conn != NULL)
+		prdma_cm_id_destroy(e->conn);
+	if (e->id != NULL)
+		prdma_cm_id_destroy(e->id);
+	if (e->ch != NULL)
+		prdma_cm_channel_destroy(e->ch);
+	if (e->qp != NULL)
+		prdma_qp_destroy(e->qp);
+	if (e->cq != NULL)
+		prdma_cq_destroy(e->cq);
+	if (e->mr != NULL)
+		prdma_mr_dereg(e->mr);
+	if (e->pd != NULL)
+		prdma_pd_free(e->pd);
+	rte_free(e->mem);
+	if (e->dev != NULL)
+		prdma_dev_close(e->dev);
+	if (dev_id >= 0)
+		prdma_dev_remove((uint16_t)dev_id);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct rping_opts o;
+	struct rping_ep e;
+	uint16_t pid;
+	int ret, nargs;
+
+	ret = rte_eal_init(argc, argv);
+	if (ret < 0) {
+		fprintf(stderr, "prdma-rping: EAL init failed: %s\n", rte_strerror(rte_errno));
+		return 1;
+	}
+	nargs = ret;
+	argv[nargs] = argv[0];
+	ret = opts_parse(&o, argc - nargs, argv + nargs);
+	if (ret != 0) {
+		rte_eal_cleanup();
+		return ret > 0 ? 0 : 2;
+	}
+	memset(&e, 0, sizeof(e));
+	e.o = &o;
+	e.dev_id = -1;
+	ret = setup(&e);
+	if (ret == 0)
+		ret = o.server ? run_server(&e) : run_client(&e);
+	fflush(stdout);
+	teardown(&e, e.dev_id);
+	RTE_ETH_FOREACH_DEV(pid)
+		rte_eth_dev_close(pid);
+	rte_eal_cleanup();
+	return ret < 0 ? 1 : 0;
+}
