@@ -303,13 +303,65 @@ def rping_p2k():
                 prdma_on_line=on_line)
 
 
+def rping_data(i, size):
+    """rping's ping data of ping @i (rdma-core 44 rping.c): "rdma-ping-%d: "
+    then 'A'..'z' from a start letter moving by one each ping, NUL last."""
+    s = "rdma-ping-%d: " % i
+    c = 65 + i % 58
+    out = list(s[:size - 1])
+    while len(out) < size - 1:
+        out.append(chr(c))
+        c = 65 if c == 122 else c + 1
+    return "".join(out)
+
+
+def rping_lines_check(prefix, count, size):
+    """Exactly @count lines "PREFIX rping_data(i)" in order, nothing else
+    with the prefix: the data went through READ and WRITE unchanged."""
+    def check(lines):
+        got = [ln.split(" ", 2)[-1] if ln.startswith("@@O ") else ln for ln in lines]
+        got = [ln[len(prefix):] for ln in got if ln.startswith(prefix)]
+        want = [rping_data(i, size) for i in range(count)]
+        if got != want:
+            return "%d '%s' lines, %d as expected (first: %r)" % (
+                len(got), prefix.strip(), sum(1 for a, b in zip(got, want) if a == b),
+                got[:1])
+        return ""
+    return check
+
+
+RPING_COUNT = 5
+
+
+def rping_v(direction):
+    """rping -v against prdma-rping -v: the CM handshake, then rping's
+    READ/WRITE loop -C 5 times; the client (-V) compares each echo with
+    what it sent, and both sides' printed data must be rping's exact
+    pattern, ping by ping."""
+    serves = direction == "k2p"
+    n, size = RPING_COUNT, 64
+
+    def k(port, prdma_ip):
+        if serves:
+            return ["rping", "-c", "-v", "-V", "-a", prdma_ip, "-p", str(port), "-C", str(n)]
+        return ["rping", "-s", "-v", "-a", "10.99.0.2", "-p", str(port)]
+
+    def p(port, prdma_ip, guest_ip, json_path):
+        a = ["-v", "-p", str(port), "--devargs", PRDMA_DEV % prdma_ip, "--timeout", "20"]
+        if serves:
+            return ["-s", "-a", prdma_ip] + a
+        return ["-c", "-V", "-C", str(n), "-a", guest_ip] + a
+
+    kprefix, pprefix = ("ping data: ", "server ping data: ") if serves else \
+        ("server ping data: ", "ping data: ")
+    return Case("%s.rping.v" % direction, prdma_tool="rping", prdma_serves=serves,
+                kernel_tool="rping", listen_kind="cm", secs=25, _k=k, _p=p,
+                kernel_check=rping_lines_check(kprefix, n, size),
+                prdma_check=rping_lines_check(pprefix, n, size))
+
+
 def cm_group():
-    out = [rping_k2p(), rping_p2k(),
-           Case("k2p.rping.v", kernel_tool="rping",
-                unsupported="rping -v needs an rping server (READ the client's buffer, "
-                "WRITE it back); prdma-testpmd's echo engine only answers SENDs"),
-           Case("p2k.rping.v", kernel_tool="rping",
-                unsupported="prdma has no rping client (buffer advertisements, compare)"),
+    out = [rping_k2p(), rping_p2k(), rping_v("k2p"), rping_v("p2k"),
            Case("k2p.udaddy", kernel_tool="udaddy",
                 unsupported="prdma has no udaddy counterpart (SIDR + UD echo)"),
            Case("p2k.udaddy", kernel_tool="udaddy",

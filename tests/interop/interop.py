@@ -511,6 +511,9 @@ class Runner:
         if c.prdma_tool == "pingpong" and not self.a.tools["pingpong"]:
             return False, ["no prdma counterpart: this build has no prdma-pingpong "
                            "(ibv_%s_pingpong's counterpart)" % c.kind], 0.0
+        if c.prdma_tool in ("rping", "udaddy") and not self.a.tools[c.prdma_tool]:
+            return False, ["no prdma counterpart: this build has no prdma-%s" %
+                           c.prdma_tool], 0.0
         if c.unsupported:
             return False, ["no prdma counterpart: " + c.unsupported], 0.0
         self.set_mtu(c.mtu)
@@ -699,6 +702,8 @@ def main():
     ap.add_argument("--capaudit", required=True)
     ap.add_argument("--pingpong", default="",
                     help="prdma-pingpong (ibv_*_pingpong's counterpart), when built")
+    ap.add_argument("--rping", default="", help="prdma-rping (rping's counterpart)")
+    ap.add_argument("--udaddy", default="", help="prdma-udaddy (udaddy's counterpart)")
     ap.add_argument("--xdp", required=True)
     ap.add_argument("--build-guest", required=True)
     ap.add_argument("--cache", default=os.environ.get("PRDMA_INTEROP_CACHE",
@@ -721,7 +726,8 @@ def main():
     if a.transport == "afxdp" and not os.path.isfile(a.xdp):
         print("FAIL: the XDP program was not built (clang missing): %s" % a.xdp)
         return 1
-    a.tools = {"perf": a.perf, "testpmd": a.testpmd, "pingpong": a.pingpong}
+    a.tools = {"perf": a.perf, "testpmd": a.testpmd, "pingpong": a.pingpong,
+               "rping": a.rping, "udaddy": a.udaddy}
     ncpu = os.cpu_count() or 1
     a.guest_cpu = 0
     a.prdma_cpu = 1 if ncpu > 1 else 0
