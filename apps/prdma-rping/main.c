@@ -289,7 +289,8 @@ run_server(struct rping_ep *e)
 		fprintf(stderr, "rdma_listen: %s\n", strerror(-ret));
 		return -1;
 	}
-	printf("prdma-rping: listening on port %u\n", e->o->port);
+	/* The interop harness waits for "cm: device N listening". */
+	printf("prdma-rping: cm: device %d listening on port %u\n", e->dev_id, e->o->port);
 	fflush(stdout);
 	if (expect(e, PRDMA_CM_EVENT_CONNECT_REQUEST, &e->conn) < 0)
 		return -1;
