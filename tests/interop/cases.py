@@ -30,6 +30,7 @@ class Case:
         self.prdma_finish = None      # f(prdma): the guest's side has ended
         self.wire_check = None        # f(pcap) -> error or ""
         self.lcores = 1
+        self.fixed_port = 0           # the tools' own port (udaddy: 7174), else per case
         self._k = None
         self._p = None
         self._stdin = None
@@ -360,12 +361,43 @@ def rping_v(direction):
                 prdma_check=rping_lines_check(pprefix, n, size))
 
 
+def udaddy_case(direction):
+    """udaddy against prdma-udaddy: SIDR (the client learns the server's
+    QPN and Q_Key), 10 UD SENDs with immediate of 100 bytes, and 10 replies
+    the server sends to the immediate's QPN. udaddy has no port option: it
+    is 7174 on both sides. Both must end with "return status 0"; prdma's
+    client also checks that each reply carries its message (udaddy's
+    server answers from its receive buffer)."""
+    serves = direction == "k2p"
+
+    def k(port, prdma_ip):
+        return ["udaddy", "-s", prdma_ip] if serves else ["udaddy", "-b", "10.99.0.2"]
+
+    def p(port, prdma_ip, guest_ip, json_path):
+        a = ["--devargs", PRDMA_DEV % prdma_ip, "--timeout", "20"]
+        return a if serves else ["-s", guest_ip] + a
+
+    def done(lines):
+        text = "\n".join(lines)
+        if "data transfers complete" not in text or "return status 0" not in text:
+            return "no 'data transfers complete' / 'return status 0'"
+        return ""
+
+    def pcheck(lines):
+        msg = done(lines)
+        if not msg and not serves and \
+                "udaddy: replies carry our message's first 60 bytes" not in "\n".join(lines):
+            msg = "the replies were not checked against our message"
+        return msg
+
+    return Case("%s.udaddy" % direction, prdma_tool="udaddy", prdma_serves=serves,
+                kernel_tool="udaddy", listen_kind="cm", secs=25, fixed_port=7174,
+                _k=k, _p=p, kernel_check=done, prdma_check=pcheck)
+
+
 def cm_group():
     out = [rping_k2p(), rping_p2k(), rping_v("k2p"), rping_v("p2k"),
-           Case("k2p.udaddy", kernel_tool="udaddy",
-                unsupported="prdma has no udaddy counterpart (SIDR + UD echo)"),
-           Case("p2k.udaddy", kernel_tool="udaddy",
-                unsupported="prdma has no udaddy counterpart (SIDR + UD echo)")]
+           udaddy_case("k2p"), udaddy_case("p2k")]
     out += [pingpong_case(d, k) for d in ("p2k", "k2p") for k in ("rc", "uc", "ud", "srq")]
     return out
 

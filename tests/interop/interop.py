@@ -506,7 +506,7 @@ class Runner:
         self.seq += 1
         cid = "c%d" % self.seq
         name = c.name
-        port = 18600 + self.seq
+        port = c.fixed_port or 18600 + self.seq
         t0 = time.monotonic()
         if c.prdma_tool == "pingpong" and not self.a.tools["pingpong"]:
             return False, ["no prdma counterpart: this build has no prdma-pingpong "
