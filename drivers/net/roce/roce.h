@@ -837,6 +837,16 @@ void roce_cc_timers(struct roce_qp *qp, uint64_t now);
 /* @bytes left on a limited QP: when the next may go. */
 void roce_cc_paced(struct roce_qp *qp, uint64_t now, uint32_t bytes);
 
+/* roce_mtu.c: what frame sizes the port carries (control path) */
+struct rte_eth_dev_info;
+/* Bytes of frame data the ethdev needs room for in one rx mbuf, 0: no rule. */
+uint32_t roce_port_rx_room(const struct rte_eth_dev_info *info);
+/* The largest frame (Ethernet header on, no FCS) received whole into an
+ * mbuf with @mbuf_room bytes after its headroom. */
+uint32_t roce_port_frame_cap(const struct rte_eth_dev_info *info, uint32_t mbuf_room);
+/* The link's MTU: the kernel interface's when the ethdev has one. */
+uint32_t roce_port_link_mtu(uint16_t port, const struct rte_eth_dev_info *info);
+
 /* roce_neigh.c: interfaces, addresses and neighbours (control path) */
 int roce_iface_discover(struct roce_dev *dev);
 int roce_iface_gid(struct roce_dev *dev, union prdma_gid *gid);

@@ -236,6 +236,8 @@ static int
 roce_probe(struct prdma_dev *pdev, const char *args)
 {
 	char buf[RTE_RING_NAMESIZE];
+	struct rte_eth_dev_info info;
+	uint32_t room, link_mtu, cap;
 	struct roce_dev *dev;
 	uint16_t eth_mtu;
 	int ret;
@@ -285,16 +287,28 @@ roce_probe(struct prdma_dev *pdev, const char *args)
 		if (ret < 0)
 			goto err;
 		snprintf(buf, sizeof(buf), "roce_mpd_%u", ++dev_gen);
+		ret = rte_eth_dev_info_get(dev->port_id, &info);
+		if (ret < 0)
+			goto err;
 		if (rte_eth_dev_get_mtu(dev->port_id, &eth_mtu) < 0)
 			eth_mtu = RTE_ETHER_MTU;
 		/*
 		 * Buffers no larger than the port's frames need: net_af_xdp
 		 * builds its UMEM on this pool and takes no chunk over a page.
+		 * net_af_packet needs a whole ring slot (framesz=) per mbuf.
 		 */
-		dev->mp = rte_pktmbuf_pool_create(buf, ROCE_NB_MBUF, 256, 0,
-			eth_mtu + RTE_ETHER_HDR_LEN + 2 * RTE_VLAN_HLEN + RTE_ETHER_CRC_LEN <=
+		room = eth_mtu + RTE_ETHER_HDR_LEN + 2 * RTE_VLAN_HLEN + RTE_ETHER_CRC_LEN <=
 			RTE_MBUF_DEFAULT_DATAROOM ? RTE_MBUF_DEFAULT_BUF_SIZE :
-			ROCE_MBUF_DATAROOM, pdev->socket_id);
+			ROCE_MBUF_DATAROOM;
+		room = RTE_MAX(room, RTE_PKTMBUF_HEADROOM + roce_port_rx_room(&info));
+		if (room > UINT16_MAX) {
+			ROCE_LOG(ERR, "port=%d: frames of %u bytes do not fit an mbuf",
+				 dev->cfg.port, room - RTE_PKTMBUF_HEADROOM);
+			ret = -EINVAL;
+			goto err;
+		}
+		dev->mp = rte_pktmbuf_pool_create(buf, ROCE_NB_MBUF, 256, 0, (uint16_t)room,
+						  pdev->socket_id);
 		if (dev->mp == NULL) {
 			ROCE_LOG(ERR, "port=%d: no mbuf pool: %s", dev->cfg.port,
 				 rte_strerror(rte_errno));
@@ -308,9 +322,31 @@ roce_probe(struct prdma_dev *pdev, const char *args)
 		ret = port_setup(dev);
 		if (ret < 0)
 			goto err;
-		if (rte_eth_dev_get_mtu(dev->port_id, &eth_mtu) < 0)
-			eth_mtu = RTE_ETHER_MTU;
-		dev->max_mtu = mtu_from_eth(eth_mtu);
+		/*
+		 * The link decides (rxe follows its netdev's MTU the same way),
+		 * within what reaches us whole: the ethdev's frames and our mbufs.
+		 */
+		link_mtu = roce_port_link_mtu(dev->port_id, &info);
+		cap = roce_port_frame_cap(&info, room - RTE_PKTMBUF_HEADROOM);
+		cap = cap > RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN ?
+			cap - RTE_ETHER_HDR_LEN - RTE_VLAN_HLEN : 0;
+		cap = RTE_MIN(cap, (uint32_t)info.max_mtu);
+		dev->max_mtu = mtu_from_eth(RTE_MIN(link_mtu, cap));
+		if (mtu_from_eth(link_mtu) > dev->max_mtu)
+			ROCE_LOG(NOTICE, "port=%d: interface MTU %u, but %s frames carry %u bytes "
+				 "of IP: MTU %u (net_af_packet: framesz=8192,blocksz=8192 "
+				 "allows 4096)", dev->cfg.port, link_mtu,
+				 info.driver_name != NULL ? info.driver_name : "?", cap,
+				 prdma_mtu_bytes(dev->max_mtu));
+		if (dev->cfg.mtu > dev->max_mtu) {
+			ROCE_LOG(ERR, "port=%d: mtu=%u does not fit the link: interface MTU %u, "
+				 "frames up to %u bytes of IP (%s); the port carries at most %u",
+				 dev->cfg.port, prdma_mtu_bytes(dev->cfg.mtu), link_mtu, cap,
+				 info.driver_name != NULL ? info.driver_name : "?",
+				 prdma_mtu_bytes(dev->max_mtu));
+			ret = -EINVAL;
+			goto err;
+		}
 	}
 	if (dev->cfg.has_mac)
 		dev->mac = dev->cfg.mac;
