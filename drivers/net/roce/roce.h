@@ -844,8 +844,9 @@ uint32_t roce_port_rx_room(const struct rte_eth_dev_info *info);
 /* The largest frame (Ethernet header on, no FCS) received whole into an
  * mbuf with @mbuf_room bytes after its headroom. */
 uint32_t roce_port_frame_cap(const struct rte_eth_dev_info *info, uint32_t mbuf_room);
-/* The link's MTU: the kernel interface's when the ethdev has one. */
-uint32_t roce_port_link_mtu(uint16_t port, const struct rte_eth_dev_info *info);
+/* The link's MTU: that of kernel interface @ifindex (iface=, or the
+ * ethdev's if_index), else the ethdev's. */
+uint32_t roce_port_link_mtu(uint16_t port, unsigned int ifindex);
 
 /* roce_neigh.c: interfaces, addresses and neighbours (control path) */
 int roce_iface_discover(struct roce_dev *dev);

@@ -326,7 +326,7 @@ roce_probe(struct prdma_dev *pdev, const char *args)
 		 * The link decides (rxe follows its netdev's MTU the same way),
 		 * within what reaches us whole: the ethdev's frames and our mbufs.
 		 */
-		link_mtu = roce_port_link_mtu(dev->port_id, &info);
+		link_mtu = roce_port_link_mtu(dev->port_id, dev->ifindex);
 		cap = roce_port_frame_cap(&info, room - RTE_PKTMBUF_HEADROOM);
 		cap = cap > RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN ?
 			cap - RTE_ETHER_HDR_LEN - RTE_VLAN_HLEN : 0;

@@ -92,15 +92,15 @@ roce_port_frame_cap(const struct rte_eth_dev_info *info, uint32_t mbuf_room)
 }
 
 uint32_t
-roce_port_link_mtu(uint16_t port, const struct rte_eth_dev_info *info)
+roce_port_link_mtu(uint16_t port, unsigned int ifindex)
 {
 	struct ifreq ifr;
 	uint16_t mtu;
 	int s, ret;
 
-	if (info->if_index != 0) {
+	if (ifindex != 0) {
 		memset(&ifr, 0, sizeof(ifr));
-		if (if_indextoname(info->if_index, ifr.ifr_name) != NULL) {
+		if (if_indextoname(ifindex, ifr.ifr_name) != NULL) {
 			s = socket(AF_INET, SOCK_DGRAM, 0);
 			if (s >= 0) {
 				ret = ioctl(s, SIOCGIFMTU, &ifr);
