@@ -456,10 +456,11 @@ class Runner:
             vdev = ("net_af_xdp0,iface=%s,start_queue=0,queue_count=1,busy_budget=0,"
                     "xdp_prog=%s" % (self.rig.vs, a.xdp))
         else:
-            # Default ring frames (2 KiB): the provider sizes its mbufs from
-            # the ethdev's MTU, which net_af_packet leaves at 1500 whatever
-            # the interface's, so larger frames would not fit its pool.
-            vdev = "net_af_packet0,iface=%s,qpairs=1" % self.rig.vs
+            # 8 KiB ring frames: the default 2 KiB slot truncates a frame of
+            # path MTU 4096 (eth0 MTU 4200); the provider sizes its mbufs to
+            # the slot and takes the port's MTU from the interface's.
+            vdev = ("net_af_packet0,iface=%s,qpairs=1,framesz=8192,blocksz=8192"
+                    % self.rig.vs)
         return ["--no-huge", "-m", "512", "--no-shconf", "--no-pci",
                 "--file-prefix", "pint%s_%d" % (self.tag, n),
                 "-l", str(a.prdma_cpu) if lcores == 1 else "0-1",
