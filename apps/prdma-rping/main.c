@@ -22,6 +22,7 @@
 #include <rte_ethdev.h>
 #include <rte_malloc.h>
 
+#include "app_parse.h"
 #include "rping.h"
 
 enum { OPT_DEVARGS = 256, OPT_TIMEOUT };
@@ -42,18 +43,6 @@ usage(FILE *f)
 		"  --devargs STR  the prdma device (e.g. roce:port=0,ip=10.0.0.1)\n"
 		"  --timeout S    give up after S seconds without progress (30)\n",
 		RPING_MIN_SIZE, RPING_MAX_SIZE);
-}
-
-static int
-parse_int(const char *s, long min, long max, long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtol(s, &end, 0);
-	if (errno != 0 || end == s || *end != '\0' || *v < min || *v > max)
-		return -EINVAL;
-	return 0;
 }
 
 #define BAD(...) do { \
@@ -86,17 +75,17 @@ opts_parse(struct rping_opts *o, int argc, char **argv)
 			o->addr = optarg;
 			break;
 		case 'p':
-			if (parse_int(optarg, 1, 65535, &v) < 0)
+			if (app_parse_long(optarg, 1, 65535, &v) < 0)
 				BAD("-p %s: a port 1..65535", optarg);
 			o->port = (uint16_t)v;
 			break;
 		case 'C':
-			if (parse_int(optarg, 0, INT32_MAX, &v) < 0)
+			if (app_parse_long(optarg, 0, INT32_MAX, &v) < 0)
 				BAD("Invalid count %s", optarg);
 			o->count = (int)v;
 			break;
 		case 'S':
-			if (parse_int(optarg, RPING_MIN_SIZE, RPING_MAX_SIZE, &v) < 0)
+			if (app_parse_long(optarg, RPING_MIN_SIZE, RPING_MAX_SIZE, &v) < 0)
 				BAD("Invalid size %s (valid range is %d to %d)", optarg,
 				    RPING_MIN_SIZE, RPING_MAX_SIZE);
 			o->size = (uint32_t)v;
@@ -119,7 +108,7 @@ opts_parse(struct rping_opts *o, int argc, char **argv)
 			o->devargs = optarg;
 			break;
 		case OPT_TIMEOUT:
-			if (parse_int(optarg, 1, 3600, &v) < 0)
+			if (app_parse_long(optarg, 1, 3600, &v) < 0)
 				BAD("--timeout %s: 1 to 3600 seconds", optarg);
 			o->timeout_s = (double)v;
 			break;

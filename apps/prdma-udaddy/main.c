@@ -22,6 +22,7 @@
 #include <rte_ethdev.h>
 #include <rte_malloc.h>
 
+#include "app_parse.h"
 #include "udaddy.h"
 
 enum { OPT_DEVARGS = 256, OPT_PORT, OPT_TIMEOUT };
@@ -40,18 +41,6 @@ usage(FILE *f)
 		"  --devargs STR  the prdma device (e.g. roce:port=0,ip=10.0.0.1)\n"
 		"  --port N       the port (udaddy's is 7174)\n"
 		"  --timeout S    give up after S seconds without progress (30)\n");
-}
-
-static int
-parse_int(const char *s, long min, long max, long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtol(s, &end, 0);
-	if (errno != 0 || end == s || *end != '\0' || *v < min || *v > max)
-		return -EINVAL;
-	return 0;
 }
 
 #define BAD(...) do { \
@@ -88,16 +77,16 @@ opts_parse(struct udaddy_opts *o, int argc, char **argv)
 			o->bind = optarg;
 			break;
 		case 'c':
-			if (parse_int(optarg, 1, 1, &v) < 0)
+			if (app_parse_long(optarg, 1, 1, &v) < 0)
 				BAD("-c %s: one connection only", optarg);
 			break;
 		case 'C':
-			if (parse_int(optarg, 1, 4096, &v) < 0)
+			if (app_parse_long(optarg, 1, 4096, &v) < 0)
 				BAD("-C %s: 1 to 4096 messages", optarg);
 			o->count = (int)v;
 			break;
 		case 'S':
-			if (parse_int(optarg, 1, 4096, &v) < 0)
+			if (app_parse_long(optarg, 1, 4096, &v) < 0)
 				BAD("-S %s: 1 to 4096 bytes", optarg);
 			o->size = (uint32_t)v;
 			break;
@@ -109,12 +98,12 @@ opts_parse(struct udaddy_opts *o, int argc, char **argv)
 			o->devargs = optarg;
 			break;
 		case OPT_PORT:
-			if (parse_int(optarg, 1, 65535, &v) < 0)
+			if (app_parse_long(optarg, 1, 65535, &v) < 0)
 				BAD("--port %s: 1..65535", optarg);
 			o->port = (uint16_t)v;
 			break;
 		case OPT_TIMEOUT:
-			if (parse_int(optarg, 1, 3600, &v) < 0)
+			if (app_parse_long(optarg, 1, 3600, &v) < 0)
 				BAD("--timeout %s: 1 to 3600 seconds", optarg);
 			o->timeout_s = (double)v;
 			break;
