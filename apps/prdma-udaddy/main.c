@@ -262,6 +262,7 @@ run_server(struct udaddy_ep *e)
 	struct prdma_cm_event *ev;
 	struct sockaddr_in sa;
 	struct prdma_wc wc;
+	double linger_s;
 	int ret;
 
 	printf("udaddy: starting server\n");
@@ -311,6 +312,12 @@ run_server(struct udaddy_ep *e)
 	printf("sending replies\n");
 	if (udaddy_post_sends(e, 0) < 0 || udaddy_wait_sends(e, e->o->count) < 0)
 		return -1;
+	/* A UD send completes once its frame is handed to the port, but a
+	 * shared-memory port (memif) carries it only while we stay attached:
+	 * keep the port up a moment so the client can take the replies. */
+	linger_s = udaddy_now() + 0.25;
+	while (udaddy_now() < linger_s)
+		prdma_dev_progress(e->dev);
 	printf("data transfers complete\n");
 	return 0;
 }
