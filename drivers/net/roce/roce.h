@@ -543,7 +543,6 @@ struct roce_qp {
 	uint8_t have_rwqe;
 	uint32_t rcv_off;         /* bytes placed in cur_rwqe */
 	uint64_t wr_va;           /* WRITE in progress */
-	uint32_t wr_rkey;
 	uint32_t wr_resid;
 	uint32_t wr_len;
 	struct roce_key *wr_key;  /* key slot of the WRITE in progress */

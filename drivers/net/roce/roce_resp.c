@@ -448,21 +448,12 @@ send_write(struct roce_qp *qp, struct roce_pkt *pkt, enum prdma_event_type *ev)
 		if (qp->wr_key != NULL)
 			qp->wr_gen = qp->wr_key->gen;
 		qp->wr_va = pkt->ext.va;
-		qp->wr_rkey = pkt->ext.rkey;
 		qp->wr_resid = pkt->ext.dma_len;
 		qp->wr_len = pkt->ext.dma_len;
 	}
 	if (pkt->paylen > qp->wr_resid ||
 	    ((f & ROCE_F_LAST) && pkt->paylen != qp->wr_resid))
 		return ROCE_NAK_INV_REQ;
-	/* The key may have died since the FIRST packet (MR deregistered, MW
-	 * invalidated or freed): every packet is checked, not only the first. */
-	if (!(f & ROCE_F_FIRST) && pkt->paylen != 0 &&
-	    roce_key_check(qp->rdev, qp->wr_rkey, qp->base.pd, qp->base.qp_num,
-			   qp->wr_va, pkt->paylen, PRDMA_ACCESS_REMOTE_WRITE, 1, NULL) < 0) {
-		*ev = PRDMA_EVENT_QP_ACCESS_ERR;
-		return ROCE_NAK_REM_ACCESS;
-	}
 	/* The immediate needs a receive WQE: check before placing anything. */
 	if ((f & ROCE_F_IMM) && take_rwqe(qp) < 0)
 		return ROCE_AETH_RNR_NAK;
