@@ -19,8 +19,6 @@
 
 #include <rte_eal.h>
 #include <rte_errno.h>
-#include <rte_ethdev.h>
-#include <rte_malloc.h>
 
 #include "app_parse.h"
 #include "rping.h"
@@ -158,50 +156,32 @@ setup(struct rping_ep *e)
 {
 	struct prdma_cq_init_attr ca;
 	struct prdma_qp_init_attr qa;
-	size_t len = 64 + 2 * (size_t)e->o->size;
-	int id;
+	const char *what;
 
-	id = prdma_dev_probe(e->o->devargs);
-	if (id < 0)
-		return fail("device probe");
-	e->dev_id = id;
-	e->dev = prdma_dev_open((uint16_t)id);
-	e->pd = e->dev != NULL ? prdma_pd_alloc(e->dev) : NULL;
-	if (e->pd == NULL)
-		return fail("device open / PD");
-	e->mem = rte_zmalloc("rping", len, 4096);
-	if (e->mem == NULL) {
-		rte_errno = ENOMEM;
-		return fail("buffer allocation");
-	}
-	e->mr = prdma_mr_reg(e->pd, e->mem, len, PRDMA_ACCESS_LOCAL_WRITE |
-			     PRDMA_ACCESS_REMOTE_READ | PRDMA_ACCESS_REMOTE_WRITE);
-	if (e->mr == NULL)
-		return fail("MR registration");
+	if (app_cm_ep_open(&e->c, e->o->devargs, 64 + 2 * (size_t)e->o->size,
+			   PRDMA_ACCESS_LOCAL_WRITE | PRDMA_ACCESS_REMOTE_READ |
+			   PRDMA_ACCESS_REMOTE_WRITE, &what) < 0)
+		return fail(what);
 	memset(&ca, 0, sizeof(ca));
 	ca.cqe = 32;             /* rping's RPING_SQ_DEPTH * 2 */
-	e->cq = prdma_cq_create(e->dev, &ca);
-	if (e->cq == NULL)
+	e->c.cq = prdma_cq_create(e->c.dev, &ca);
+	if (e->c.cq == NULL)
 		return fail("CQ create");
 	memset(&qa, 0, sizeof(qa));
 	qa.qp_type = PRDMA_QPT_RC;
-	qa.send_cq = e->cq;
-	qa.recv_cq = e->cq;
+	qa.send_cq = e->c.cq;
+	qa.recv_cq = e->c.cq;
 	qa.cap.max_send_wr = 16;
 	qa.cap.max_recv_wr = 2;
 	qa.cap.max_send_sge = 1;
 	qa.cap.max_recv_sge = 1;
-	e->qp = prdma_qp_create(e->pd, &qa);
-	if (e->qp == NULL)
+	e->c.qp = prdma_qp_create(e->c.pd, &qa);
+	if (e->c.qp == NULL)
 		return fail("QP create");
-	if (qp_to_init(e->qp) < 0)
+	if (qp_to_init(e->c.qp) < 0)
 		return fail("QP RESET->INIT");
-	e->ch = prdma_cm_channel_create(0);
-	if (e->ch == NULL)
-		return fail("CM channel");
-	e->id = prdma_cm_id_create(e->ch, e->dev, 1, PRDMA_CM_PS_TCP, e);
-	if (e->id == NULL)
-		return fail("CM id");
+	if (app_cm_ep_cm(&e->c, PRDMA_CM_PS_TCP, e, &what) < 0)
+		return fail(what);
 	return 0;
 }
 
@@ -209,17 +189,11 @@ setup(struct rping_ep *e)
 static struct prdma_cm_event *
 next_event(struct rping_ep *e)
 {
-	struct prdma_cm_event *ev;
+	struct prdma_cm_event *ev = app_cm_ep_next_event(&e->c, e->o->timeout_s);
 
-	e->deadline = rping_now() + e->o->timeout_s;
-	while (rping_now() < e->deadline) {
-		prdma_cm_channel_progress(e->ch);
-		prdma_dev_progress(e->dev);
-		if (prdma_cm_get_event(e->ch, &ev) == 0)
-			return ev;
-	}
-	fprintf(stderr, "prdma-rping: timed out waiting for a CM event\n");
-	return NULL;
+	if (ev == NULL)
+		fprintf(stderr, "prdma-rping: timed out waiting for a CM event\n");
+	return ev;
 }
 
 static void
@@ -273,18 +247,18 @@ run_server(struct rping_ep *e)
 
 	if (addr_of(e->o, &sa) < 0)
 		return -1;
-	ret = prdma_cm_listen(e->id, (struct sockaddr *)&sa, 3);
+	ret = prdma_cm_listen(e->c.id, (struct sockaddr *)&sa, 3);
 	if (ret < 0) {
 		fprintf(stderr, "rdma_listen: %s\n", strerror(-ret));
 		return -1;
 	}
 	/* The interop harness waits for "cm: device N listening". */
-	printf("prdma-rping: cm: device %d listening on port %u\n", e->dev_id, e->o->port);
+	printf("prdma-rping: cm: device %d listening on port %u\n", e->c.dev_id, e->o->port);
 	fflush(stdout);
-	if (expect(e, PRDMA_CM_EVENT_CONNECT_REQUEST, &e->conn) < 0)
+	if (expect(e, PRDMA_CM_EVENT_CONNECT_REQUEST, &e->c.conn) < 0)
 		return -1;
 	conn_param(&p);
-	ret = prdma_cm_accept(e->conn, e->qp, &p);
+	ret = prdma_cm_accept(e->c.conn, e->c.qp, &p);
 	if (ret < 0) {
 		fprintf(stderr, "rdma_accept: %s\n", strerror(-ret));
 		return -1;
@@ -300,13 +274,13 @@ run_server(struct rping_ep *e)
 static void
 linger(struct rping_ep *e, double secs)
 {
-	double end = rping_now() + secs;
+	double end = app_now() + secs;
 	struct prdma_cm_event *ev;
 
-	while (rping_now() < end && !e->disconnected) {
-		prdma_cm_channel_progress(e->ch);
-		prdma_dev_progress(e->dev);
-		if (prdma_cm_get_event(e->ch, &ev) == 0) {
+	while (app_now() < end && !e->disconnected) {
+		prdma_cm_channel_progress(e->c.ch);
+		prdma_dev_progress(e->c.dev);
+		if (prdma_cm_get_event(e->c.ch, &ev) == 0) {
 			if (ev->event == PRDMA_CM_EVENT_DISCONNECTED)
 				e->disconnected = 1;
 			prdma_cm_ack_event(ev);
@@ -324,7 +298,7 @@ run_client(struct rping_ep *e)
 	if (addr_of(e->o, &sa) < 0)
 		return -1;
 	conn_param(&p);
-	ret = prdma_cm_connect(e->id, e->qp, (struct sockaddr *)&sa, &p);
+	ret = prdma_cm_connect(e->c.id, e->c.qp, (struct sockaddr *)&sa, &p);
 	if (ret < 0) {
 		fprintf(stderr, "rdma_connect: %s\n", strerror(-ret));
 		return -1;
@@ -337,35 +311,10 @@ run_client(struct rping_ep *e)
 	if (ret < 0)
 		fprintf(stderr, "rping client failed: %d\n", ret);
 	if (!e->disconnected) {
-		prdma_cm_disconnect(e->id);
+		prdma_cm_disconnect(e->c.id);
 		linger(e, 2.0);       /* the DREP, so the peer sees a clean end */
 	}
 	return ret;
-}
-
-static void
-teardown(struct rping_ep *e, int dev_id)
-{
-	/* Ids before the channel, the QP before its CQ, the device last. */
-	if (e->conn != NULL)
-		prdma_cm_id_destroy(e->conn);
-	if (e->id != NULL)
-		prdma_cm_id_destroy(e->id);
-	if (e->ch != NULL)
-		prdma_cm_channel_destroy(e->ch);
-	if (e->qp != NULL)
-		prdma_qp_destroy(e->qp);
-	if (e->cq != NULL)
-		prdma_cq_destroy(e->cq);
-	if (e->mr != NULL)
-		prdma_mr_dereg(e->mr);
-	if (e->pd != NULL)
-		prdma_pd_free(e->pd);
-	rte_free(e->mem);
-	if (e->dev != NULL)
-		prdma_dev_close(e->dev);
-	if (dev_id >= 0)
-		prdma_dev_remove((uint16_t)dev_id);
 }
 
 int
@@ -373,16 +322,11 @@ main(int argc, char **argv)
 {
 	struct rping_opts o;
 	struct rping_ep e;
-	uint16_t pid;
 	int ret, nargs;
 
-	ret = rte_eal_init(argc, argv);
-	if (ret < 0) {
-		fprintf(stderr, "prdma-rping: EAL init failed: %s\n", rte_strerror(rte_errno));
+	nargs = app_eal_start(argc, argv, "prdma-rping");
+	if (nargs < 0)
 		return 1;
-	}
-	nargs = ret;
-	argv[nargs] = argv[0];
 	ret = opts_parse(&o, argc - nargs, argv + nargs);
 	if (ret != 0) {
 		rte_eal_cleanup();
@@ -390,14 +334,12 @@ main(int argc, char **argv)
 	}
 	memset(&e, 0, sizeof(e));
 	e.o = &o;
-	e.dev_id = -1;
+	e.c.dev_id = -1;
 	ret = setup(&e);
 	if (ret == 0)
 		ret = o.server ? run_server(&e) : run_client(&e);
 	fflush(stdout);
-	teardown(&e, e.dev_id);
-	RTE_ETH_FOREACH_DEV(pid)
-		rte_eth_dev_close(pid);
-	rte_eal_cleanup();
+	app_cm_ep_close(&e.c);
+	app_eal_stop();
 	return ret < 0 ? 1 : 0;
 }

@@ -19,6 +19,8 @@
 #include <prdma.h>
 #include <prdma_cm.h>
 
+#include "app_cm_ep.h"
+
 #define RPING_DEFAULT_PORT 7174
 #define RPING_DEFAULT_SIZE 64
 #define RPING_MAX_SIZE (64 * 1024 - 1)
@@ -46,16 +48,7 @@ struct rping_opts {
 
 struct rping_ep {
 	const struct rping_opts *o;
-	int dev_id;                  /* prdma's device id, -1 before the probe */
-	struct prdma_dev *dev;
-	struct prdma_pd *pd;
-	struct prdma_cq *cq;
-	struct prdma_qp *qp;
-	struct prdma_cm_channel *ch;
-	struct prdma_cm_id *id;      /* the listener (server) or the connection */
-	struct prdma_cm_id *conn;    /* the server's accepted id */
-	uint8_t *mem;                /* [recv 16][send 16][rdma size][start size] */
-	struct prdma_mr *mr;
+	struct app_cm_ep c;          /* mem: [recv 16][send 16][rdma size][start size] */
 	int disconnected;
 	double deadline;
 };
@@ -65,7 +58,5 @@ void rping_fill(char *buf, uint32_t size, int ping);
 
 int rping_run_server(struct rping_ep *e);
 int rping_run_client(struct rping_ep *e);
-
-double rping_now(void);
 
 #endif /* RPING_H */

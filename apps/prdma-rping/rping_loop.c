@@ -13,7 +13,6 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include <rte_byteorder.h>
 
@@ -25,25 +24,16 @@
 #define SEND_OFF 16
 #define RDMA_OFF 64
 
-double
-rping_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static char *
 rdma_buf(struct rping_ep *e)
 {
-	return (char *)e->mem + RDMA_OFF;
+	return (char *)e->c.mem + RDMA_OFF;
 }
 
 static char *
 start_buf(struct rping_ep *e)
 {
-	return (char *)e->mem + RDMA_OFF + e->o->size;
+	return (char *)e->c.mem + RDMA_OFF + e->o->size;
 }
 
 void
@@ -70,19 +60,19 @@ rping_fill(char *buf, uint32_t size, int ping)
 static int
 post_recv(struct rping_ep *e)
 {
-	struct prdma_sge sge = { .addr = (uintptr_t)e->mem + RECV_OFF,
-				 .length = sizeof(struct rping_info), .lkey = e->mr->lkey };
+	struct prdma_sge sge = { .addr = (uintptr_t)e->c.mem + RECV_OFF,
+				 .length = sizeof(struct rping_info), .lkey = e->c.mr->lkey };
 	struct prdma_recv_wr wr = { .wr_id = 1, .sg_list = &sge, .num_sge = 1 };
 	const struct prdma_recv_wr *bad;
 
-	return prdma_post_recv(e->qp, &wr, &bad);
+	return prdma_post_recv(e->c.qp, &wr, &bad);
 }
 
 static int
 post(struct rping_ep *e, enum prdma_wr_opcode op, void *laddr, uint32_t len,
      uint64_t raddr, uint32_t rkey)
 {
-	struct prdma_sge sge = { .addr = (uintptr_t)laddr, .length = len, .lkey = e->mr->lkey };
+	struct prdma_sge sge = { .addr = (uintptr_t)laddr, .length = len, .lkey = e->c.mr->lkey };
 	struct prdma_send_wr wr;
 	const struct prdma_send_wr *bad;
 
@@ -94,17 +84,17 @@ post(struct rping_ep *e, enum prdma_wr_opcode op, void *laddr, uint32_t len,
 	wr.send_flags = PRDMA_SEND_SIGNALED;
 	wr.wr.rdma.remote_addr = raddr;
 	wr.wr.rdma.rkey = rkey;
-	return prdma_post_send(e->qp, &wr, &bad);
+	return prdma_post_send(e->c.qp, &wr, &bad);
 }
 
 /* SEND the 16-byte advertisement of @p buf. */
 static int
 advertise(struct rping_ep *e, const void *buf)
 {
-	struct rping_info *in = (struct rping_info *)(e->mem + SEND_OFF);
+	struct rping_info *in = (struct rping_info *)(e->c.mem + SEND_OFF);
 
 	in->buf = rte_cpu_to_be_64((uint64_t)(uintptr_t)buf);
-	in->rkey = rte_cpu_to_be_32(e->mr->rkey);
+	in->rkey = rte_cpu_to_be_32(e->c.mr->rkey);
 	in->size = rte_cpu_to_be_32(e->o->size);
 	return post(e, PRDMA_WR_SEND, in, sizeof(*in), 0, 0);
 }
@@ -115,7 +105,7 @@ cm_events(struct rping_ep *e)
 {
 	struct prdma_cm_event *ev;
 
-	while (prdma_cm_get_event(e->ch, &ev) == 0) {
+	while (prdma_cm_get_event(e->c.ch, &ev) == 0) {
 		switch (ev->event) {
 		case PRDMA_CM_EVENT_DISCONNECTED:
 			fprintf(stderr, "%s DISCONNECT EVENT...\n",
@@ -146,13 +136,13 @@ wait_for(struct rping_ep *e, enum prdma_wc_opcode want, struct prdma_wc *out)
 {
 	struct prdma_wc wc;
 
-	e->deadline = rping_now() + e->o->timeout_s;
+	e->deadline = app_now() + e->o->timeout_s;
 	for (;;) {
-		prdma_cm_channel_progress(e->ch);
-		prdma_dev_progress(e->dev);
+		prdma_cm_channel_progress(e->c.ch);
+		prdma_dev_progress(e->c.dev);
 		if (cm_events(e) < 0)
 			return -1;
-		while (prdma_cq_poll(e->cq, 1, &wc) == 1) {
+		while (prdma_cq_poll(e->c.cq, 1, &wc) == 1) {
 			if (wc.status != PRDMA_WC_SUCCESS) {
 				if (wc.status == PRDMA_WC_WR_FLUSH_ERR && e->disconnected)
 					return 1;
@@ -182,7 +172,7 @@ wait_for(struct rping_ep *e, enum prdma_wc_opcode want, struct prdma_wc *out)
 		}
 		if (e->disconnected)
 			return 1;
-		if (rping_now() > e->deadline) {
+		if (app_now() > e->deadline) {
 			fprintf(stderr, "timed out waiting (%.0f s)\n", e->o->timeout_s);
 			return -1;
 		}
@@ -192,7 +182,7 @@ wait_for(struct rping_ep *e, enum prdma_wc_opcode want, struct prdma_wc *out)
 static void
 peer_info(struct rping_ep *e, uint64_t *addr, uint32_t *rkey, uint32_t *len)
 {
-	const struct rping_info *in = (const struct rping_info *)(e->mem + RECV_OFF);
+	const struct rping_info *in = (const struct rping_info *)(e->c.mem + RECV_OFF);
 
 	*addr = rte_be_to_cpu_64(in->buf);
 	*rkey = rte_be_to_cpu_32(in->rkey);

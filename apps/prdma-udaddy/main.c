@@ -19,8 +19,6 @@
 
 #include <rte_eal.h>
 #include <rte_errno.h>
-#include <rte_ethdev.h>
-#include <rte_malloc.h>
 
 #include "app_parse.h"
 #include "udaddy.h"
@@ -146,38 +144,20 @@ static int
 setup(struct udaddy_ep *e)
 {
 	struct prdma_port_attr pa;
-	size_t len = UDADDY_GRH + 2 * (size_t)e->o->size;
-	int id;
+	const char *what;
 
-	id = prdma_dev_probe(e->o->devargs);
-	if (id < 0)
-		return fail("device probe");
-	e->dev_id = id;
-	e->dev = prdma_dev_open((uint16_t)id);
-	e->pd = e->dev != NULL ? prdma_pd_alloc(e->dev) : NULL;
-	if (e->pd == NULL)
-		return fail("device open / PD");
-	if (prdma_port_query(e->dev, 1, &pa) == 0 &&
+	/* [the receive buffer: GRH room + size][our client's message] */
+	if (app_cm_ep_open(&e->c, e->o->devargs, UDADDY_GRH + 2 * (size_t)e->o->size,
+			   PRDMA_ACCESS_LOCAL_WRITE, &what) < 0)
+		return fail(what);
+	if (prdma_port_query(e->c.dev, 1, &pa) == 0 &&
 	    e->o->size > prdma_mtu_bytes(pa.active_mtu)) {
 		printf("udaddy: message_size %u is larger than active mtu %u\n", e->o->size,
 		       prdma_mtu_bytes(pa.active_mtu));
 		return -1;
 	}
-	/* [the receive buffer: GRH room + size][our client's message] */
-	e->mem = rte_zmalloc("udaddy", len, 4096);
-	if (e->mem == NULL) {
-		rte_errno = ENOMEM;
-		return fail("message allocation");
-	}
-	e->mr = prdma_mr_reg(e->pd, e->mem, len, PRDMA_ACCESS_LOCAL_WRITE);
-	if (e->mr == NULL)
-		return fail("MR registration");
-	e->ch = prdma_cm_channel_create(0);
-	if (e->ch == NULL)
-		return fail("CM channel");
-	e->id = prdma_cm_id_create(e->ch, e->dev, 1, PRDMA_CM_PS_UDP, e);
-	if (e->id == NULL)
-		return fail("CM id");
+	if (app_cm_ep_cm(&e->c, PRDMA_CM_PS_UDP, e, &what) < 0)
+		return fail(what);
 	return 0;
 }
 
@@ -192,25 +172,25 @@ init_node(struct udaddy_ep *e)
 
 	memset(&ca, 0, sizeof(ca));
 	ca.cqe = 2 * (uint32_t)e->o->count;
-	e->cq = prdma_cq_create(e->dev, &ca);
-	if (e->cq == NULL)
+	e->c.cq = prdma_cq_create(e->c.dev, &ca);
+	if (e->c.cq == NULL)
 		return fail("CQ create");
 	memset(&qa, 0, sizeof(qa));
 	qa.qp_type = PRDMA_QPT_UD;
-	qa.send_cq = e->cq;
-	qa.recv_cq = e->cq;
+	qa.send_cq = e->c.cq;
+	qa.recv_cq = e->c.cq;
 	qa.cap.max_send_wr = (uint32_t)e->o->count;
 	qa.cap.max_recv_wr = (uint32_t)e->o->count;
 	qa.cap.max_send_sge = 1;
 	qa.cap.max_recv_sge = 1;
-	e->qp = prdma_qp_create(e->pd, &qa);
-	if (e->qp == NULL)
+	e->c.qp = prdma_qp_create(e->c.pd, &qa);
+	if (e->c.qp == NULL)
 		return fail("QP create");
 	memset(&at, 0, sizeof(at));
 	at.qp_state = PRDMA_QPS_INIT;
 	at.port_num = 1;
 	at.qkey = PRDMA_CM_UDP_QKEY;
-	if (prdma_qp_modify(e->qp, &at, PRDMA_QP_STATE | PRDMA_QP_PKEY_INDEX | PRDMA_QP_PORT |
+	if (prdma_qp_modify(e->c.qp, &at, PRDMA_QP_STATE | PRDMA_QP_PKEY_INDEX | PRDMA_QP_PORT |
 			    PRDMA_QP_QKEY) < 0)
 		return fail("QP RESET->INIT");
 	return udaddy_post_recvs(e);
@@ -219,17 +199,11 @@ init_node(struct udaddy_ep *e)
 static struct prdma_cm_event *
 next_event(struct udaddy_ep *e)
 {
-	double deadline = udaddy_now() + e->o->timeout_s;
-	struct prdma_cm_event *ev;
+	struct prdma_cm_event *ev = app_cm_ep_next_event(&e->c, e->o->timeout_s);
 
-	while (udaddy_now() < deadline) {
-		prdma_cm_channel_progress(e->ch);
-		prdma_dev_progress(e->dev);
-		if (prdma_cm_get_event(e->ch, &ev) == 0)
-			return ev;
-	}
-	printf("udaddy: timed out waiting for a CM event\n");
-	return NULL;
+	if (ev == NULL)
+		printf("udaddy: timed out waiting for a CM event\n");
+	return ev;
 }
 
 /* The reply's AH: to where the SIDR_REQ came from (for one connection,
@@ -237,7 +211,7 @@ next_event(struct udaddy_ep *e)
 static int
 reply_ah(struct udaddy_ep *e)
 {
-	const struct sockaddr_in *pa = (const struct sockaddr_in *)&e->conn->peer_addr;
+	const struct sockaddr_in *pa = (const struct sockaddr_in *)&e->c.conn->peer_addr;
 	struct prdma_ah_attr at;
 
 	if (pa->sin_family != AF_INET) {
@@ -249,8 +223,8 @@ reply_ah(struct udaddy_ep *e)
 	at.dgid.raw[11] = 0xff;
 	memcpy(&at.dgid.raw[12], &pa->sin_addr, 4);
 	at.port_num = 1;
-	e->ah = prdma_ah_create(e->pd, &at);
-	if (e->ah == NULL)
+	e->c.ah = prdma_ah_create(e->c.pd, &at);
+	if (e->c.ah == NULL)
 		return fail("reply AH");
 	return 0;
 }
@@ -262,19 +236,18 @@ run_server(struct udaddy_ep *e)
 	struct prdma_cm_event *ev;
 	struct sockaddr_in sa;
 	struct prdma_wc wc;
-	double linger_s;
 	int ret;
 
 	printf("udaddy: starting server\n");
 	if (addr_of(e->o->bind, e->o->port, &sa) < 0)
 		return -1;
-	ret = prdma_cm_listen(e->id, (struct sockaddr *)&sa, 0);
+	ret = prdma_cm_listen(e->c.id, (struct sockaddr *)&sa, 0);
 	if (ret < 0) {
 		printf("udaddy: failure trying to listen: %s\n", strerror(-ret));
 		return -1;
 	}
 	/* The interop harness waits for "cm: device N listening". */
-	printf("udaddy: cm: device %d listening on port %u\n", e->dev_id, e->o->port);
+	printf("udaddy: cm: device %d listening on port %u\n", e->c.dev_id, e->o->port);
 	fflush(stdout);
 	ev = next_event(e);
 	if (ev == NULL)
@@ -285,16 +258,16 @@ run_server(struct udaddy_ep *e)
 		prdma_cm_ack_event(ev);
 		return -1;
 	}
-	e->conn = ev->id;
+	e->c.conn = ev->id;
 	prdma_cm_ack_event(ev);
 	if (init_node(e) < 0) {
 		printf("udaddy: failing connection request\n");
-		prdma_cm_reject(e->conn, NULL, 0, 0);
+		prdma_cm_reject(e->c.conn, NULL, 0, 0);
 		return -1;
 	}
 	memset(&p, 0, sizeof(p));
-	p.qp_num = e->qp->qp_num;
-	ret = prdma_cm_accept(e->conn, e->qp, &p);
+	p.qp_num = e->c.qp->qp_num;
+	ret = prdma_cm_accept(e->c.conn, e->c.qp, &p);
 	if (ret < 0) {
 		printf("udaddy: failure accepting: %s\n", strerror(-ret));
 		return -1;
@@ -315,9 +288,7 @@ run_server(struct udaddy_ep *e)
 	/* A UD send completes once its frame is handed to the port, but a
 	 * shared-memory port (memif) carries it only while we stay attached:
 	 * keep the port up a moment so the client can take the replies. */
-	linger_s = udaddy_now() + 0.25;
-	while (udaddy_now() < linger_s)
-		prdma_dev_progress(e->dev);
+	app_cm_ep_linger(&e->c, 0.25);
 	printf("data transfers complete\n");
 	return 0;
 }
@@ -325,7 +296,7 @@ run_server(struct udaddy_ep *e)
 static int
 run_client(struct udaddy_ep *e)
 {
-	uint8_t *msg = e->mem + UDADDY_GRH + e->o->size;
+	uint8_t *msg = e->c.mem + UDADDY_GRH + e->o->size;
 	struct prdma_cm_event *ev;
 	struct sockaddr_in sa, la;
 	int ret;
@@ -336,13 +307,13 @@ run_client(struct udaddy_ep *e)
 		return -1;
 	if (e->o->bind != NULL) {
 		if (addr_of(e->o->bind, 0, &la) < 0 ||
-		    prdma_cm_bind(e->id, (struct sockaddr *)&la) < 0)
+		    prdma_cm_bind(e->c.id, (struct sockaddr *)&la) < 0)
 			return fail("bind");
 	}
 	printf("udaddy: connecting\n");
 	if (init_node(e) < 0)
 		return -1;
-	ret = prdma_cm_connect(e->id, e->qp, (struct sockaddr *)&sa, NULL);
+	ret = prdma_cm_connect(e->c.id, e->c.qp, (struct sockaddr *)&sa, NULL);
 	if (ret < 0) {
 		printf("udaddy: failure connecting: %s\n", strerror(-ret));
 		return -1;
@@ -358,9 +329,9 @@ run_client(struct udaddy_ep *e)
 	}
 	e->remote_qpn = ev->param.ud.qp_num;
 	e->remote_qkey = ev->param.ud.qkey;
-	e->ah = prdma_ah_create(e->pd, &ev->param.ud.ah_attr);
+	e->c.ah = prdma_ah_create(e->c.pd, &ev->param.ud.ah_attr);
 	prdma_cm_ack_event(ev);
-	if (e->ah == NULL) {
+	if (e->c.ah == NULL) {
 		printf("udaddy: failure creating address handle\n");
 		return -1;
 	}
@@ -376,7 +347,7 @@ run_client(struct udaddy_ep *e)
 	 * then the start of (the last of) our messages. */
 	if (e->o->size > UDADDY_GRH) {
 		off = UDADDY_GRH + UDADDY_GRH;
-		if (memcmp(e->mem + off, msg, e->o->size - UDADDY_GRH) != 0) {
+		if (memcmp(e->c.mem + off, msg, e->o->size - UDADDY_GRH) != 0) {
 			printf("udaddy: the replies do not carry our message\n");
 			return -1;
 		}
@@ -387,47 +358,16 @@ run_client(struct udaddy_ep *e)
 	return 0;
 }
 
-static void
-teardown(struct udaddy_ep *e)
-{
-	if (e->ah != NULL)
-		prdma_ah_destroy(e->ah);
-	if (e->conn != NULL)
-		prdma_cm_id_destroy(e->conn);
-	if (e->id != NULL)
-		prdma_cm_id_destroy(e->id);
-	if (e->ch != NULL)
-		prdma_cm_channel_destroy(e->ch);
-	if (e->qp != NULL)
-		prdma_qp_destroy(e->qp);
-	if (e->cq != NULL)
-		prdma_cq_destroy(e->cq);
-	if (e->mr != NULL)
-		prdma_mr_dereg(e->mr);
-	if (e->pd != NULL)
-		prdma_pd_free(e->pd);
-	rte_free(e->mem);
-	if (e->dev != NULL)
-		prdma_dev_close(e->dev);
-	if (e->dev_id >= 0)
-		prdma_dev_remove((uint16_t)e->dev_id);
-}
-
 int
 main(int argc, char **argv)
 {
 	struct udaddy_opts o;
 	struct udaddy_ep e;
-	uint16_t pid;
 	int ret, nargs;
 
-	ret = rte_eal_init(argc, argv);
-	if (ret < 0) {
-		fprintf(stderr, "prdma-udaddy: EAL init failed: %s\n", rte_strerror(rte_errno));
+	nargs = app_eal_start(argc, argv, "prdma-udaddy");
+	if (nargs < 0)
 		return 1;
-	}
-	nargs = ret;
-	argv[nargs] = argv[0];
 	ret = opts_parse(&o, argc - nargs, argv + nargs);
 	if (ret != 0) {
 		rte_eal_cleanup();
@@ -435,16 +375,14 @@ main(int argc, char **argv)
 	}
 	memset(&e, 0, sizeof(e));
 	e.o = &o;
-	e.dev_id = -1;
+	e.c.dev_id = -1;
 	ret = setup(&e);
 	if (ret == 0)
 		ret = o.dst != NULL ? run_client(&e) : run_server(&e);
 	printf("test complete\n");
 	printf("return status %d\n", ret);
 	fflush(stdout);
-	teardown(&e);
-	RTE_ETH_FOREACH_DEV(pid)
-		rte_eth_dev_close(pid);
-	rte_eal_cleanup();
+	app_cm_ep_close(&e.c);
+	app_eal_stop();
 	return ret < 0 ? 1 : 0;
 }

@@ -20,6 +20,8 @@
 #include <prdma.h>
 #include <prdma_cm.h>
 
+#include "app_cm_ep.h"
+
 #define UDADDY_PORT 7174
 #define UDADDY_GRH 40
 
@@ -35,17 +37,7 @@ struct udaddy_opts {
 
 struct udaddy_ep {
 	const struct udaddy_opts *o;
-	int dev_id;
-	struct prdma_dev *dev;
-	struct prdma_pd *pd;
-	struct prdma_cq *cq;
-	struct prdma_qp *qp;
-	struct prdma_ah *ah;
-	struct prdma_cm_channel *ch;
-	struct prdma_cm_id *id;
-	struct prdma_cm_id *conn;
-	uint8_t *mem;                /* [GRH 40][size] */
-	struct prdma_mr *mr;
+	struct app_cm_ep c;          /* mem: [GRH 40][size] */
 	uint32_t remote_qpn;
 	uint32_t remote_qkey;
 };
@@ -63,7 +55,5 @@ int udaddy_post_sends(struct udaddy_ep *e, uint32_t off);
 int udaddy_wait_recvs(struct udaddy_ep *e, int n, struct prdma_wc *first);
 /* Wait for @p n send completions. */
 int udaddy_wait_sends(struct udaddy_ep *e, int n);
-
-double udaddy_now(void);
 
 #endif /* UDADDY_H */

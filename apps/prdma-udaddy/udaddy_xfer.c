@@ -9,20 +9,10 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include <prdma_fp.h>
 
 #include "udaddy.h"
-
-double
-udaddy_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 void
 udaddy_pattern(uint8_t *buf, uint32_t len)
@@ -36,14 +26,14 @@ udaddy_pattern(uint8_t *buf, uint32_t len)
 int
 udaddy_post_recvs(struct udaddy_ep *e)
 {
-	struct prdma_sge sge = { .addr = (uintptr_t)e->mem, .length = UDADDY_GRH + e->o->size,
-				 .lkey = e->mr->lkey };
+	struct prdma_sge sge = { .addr = (uintptr_t)e->c.mem, .length = UDADDY_GRH + e->o->size,
+				 .lkey = e->c.mr->lkey };
 	struct prdma_recv_wr wr = { .wr_id = 1, .sg_list = &sge, .num_sge = 1 };
 	const struct prdma_recv_wr *bad;
 	int i;
 
 	for (i = 0; i < e->o->count; i++)
-		if (prdma_post_recv(e->qp, &wr, &bad) != 0) {
+		if (prdma_post_recv(e->c.qp, &wr, &bad) != 0) {
 			printf("failed to post receives: %d\n", -rte_errno);
 			return -1;
 		}
@@ -53,8 +43,8 @@ udaddy_post_recvs(struct udaddy_ep *e)
 int
 udaddy_post_sends(struct udaddy_ep *e, uint32_t off)
 {
-	struct prdma_sge sge = { .addr = (uintptr_t)e->mem + off, .length = e->o->size,
-				 .lkey = e->mr->lkey };
+	struct prdma_sge sge = { .addr = (uintptr_t)e->c.mem + off, .length = e->o->size,
+				 .lkey = e->c.mr->lkey };
 	struct prdma_send_wr wr;
 	const struct prdma_send_wr *bad;
 	int i;
@@ -65,14 +55,14 @@ udaddy_post_sends(struct udaddy_ep *e, uint32_t off)
 	/* Signaled (udaddy's client's are not): the completions free the
 	 * send queue; the waits for receives skip them. */
 	wr.send_flags = PRDMA_SEND_SIGNALED;
-	wr.imm_data = e->qp->qp_num;
+	wr.imm_data = e->c.qp->qp_num;
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
-	wr.wr.ud.ah = e->ah;
+	wr.wr.ud.ah = e->c.ah;
 	wr.wr.ud.remote_qpn = e->remote_qpn;
 	wr.wr.ud.remote_qkey = e->remote_qkey;
 	for (i = 0; i < e->o->count; i++)
-		if (prdma_post_send(e->qp, &wr, &bad) != 0) {
+		if (prdma_post_send(e->c.qp, &wr, &bad) != 0) {
 			printf("failed to post sends: %d\n", -rte_errno);
 			return -1;
 		}
@@ -82,14 +72,14 @@ udaddy_post_sends(struct udaddy_ep *e, uint32_t off)
 static int
 wait_kind(struct udaddy_ep *e, int n, int recv, struct prdma_wc *first)
 {
-	double deadline = udaddy_now() + e->o->timeout_s;
+	double deadline = app_now() + e->o->timeout_s;
 	struct prdma_wc wc;
 	int done = 0;
 
 	while (done < n) {
-		prdma_dev_progress(e->dev);
-		prdma_cm_channel_progress(e->ch);
-		while (done < n && prdma_cq_poll(e->cq, 1, &wc) == 1) {
+		prdma_dev_progress(e->c.dev);
+		prdma_cm_channel_progress(e->c.ch);
+		while (done < n && prdma_cq_poll(e->c.cq, 1, &wc) == 1) {
 			if (wc.status != PRDMA_WC_SUCCESS) {
 				printf("udaddy: failed polling CQ: %s\n",
 				       prdma_wc_status_str(wc.status));
@@ -100,9 +90,9 @@ wait_kind(struct udaddy_ep *e, int n, int recv, struct prdma_wc *first)
 			if (done == 0 && first != NULL)
 				*first = wc;
 			done++;
-			deadline = udaddy_now() + e->o->timeout_s;
+			deadline = app_now() + e->o->timeout_s;
 		}
-		if (udaddy_now() > deadline) {
+		if (app_now() > deadline) {
 			printf("udaddy: timed out: %d of %d %s completions\n", done, n,
 			       recv ? "receive" : "send");
 			return -1;
