@@ -255,6 +255,13 @@ struct roce_key {
 	 * the MIDDLE/LAST packets.
 	 */
 	uint32_t gen;
+	/*
+	 * Bumped each time the slot is given to a new MR or MW, never
+	 * reset: a bind posted for a window runs only if its slot still
+	 * holds the window the post saw, not one allocated since at the
+	 * same address.
+	 */
+	uint32_t life;
 };
 
 struct roce_mr {
@@ -395,7 +402,8 @@ struct roce_swqe {
 	uint8_t started;          /* PSNs assigned */
 	uint8_t status;           /* enum prdma_wc_status once done */
 	uint8_t reserved[2];
-	uint32_t imm_inv;         /* immediate (host order) or rkey to invalidate */
+	uint32_t imm_inv;         /* immediate (host order), rkey to invalidate,
+	                           * or BIND_MW: the window slot's life at post */
 	uint32_t length;          /* total bytes of the SGEs / inline data */
 	uint64_t raddr;
 	uint32_t rkey;

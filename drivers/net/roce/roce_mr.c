@@ -30,9 +30,11 @@ key_alloc(struct roce_dev *dev, uint8_t kind)
 			struct roce_key *k = &dev->keys[slot];
 			uint8_t last = k->last_byte;
 			uint32_t gen = k->gen;
+			uint32_t life = k->life;
 
 			memset(k, 0, sizeof(*k));
 			k->gen = gen + 1;
+			k->life = life + 1;
 			do {
 				b = (uint8_t)prdma_random32();
 			} while (b == last);
@@ -248,13 +250,14 @@ roce_mw_bind_exec(struct roce_qp *qp, const struct roce_swqe *w)
 	struct roce_key *k, *mrk;
 	struct prdma_mr *mr = w->mr;
 
-	/* The window may have been freed since the bind was posted: find it
-	 * through the key table (the new rkey names its slot) before reading
-	 * the object. */
+	/* The window may have been freed since the bind was posted, and
+	 * another made in its memory and slot: find it through the key table
+	 * (the new rkey names its slot) and require the slot's life the post
+	 * saw, before reading the object. */
 	if (mw == NULL || slot == 0 || slot >= ROCE_MAX_KEYS)
 		return PRDMA_WC_MW_BIND_ERR;
 	k = &dev->keys[slot];
-	if (k->kind != ROCE_KEY_MW || k->mw != &mw->base ||
+	if (k->kind != ROCE_KEY_MW || k->mw != &mw->base || k->life != w->imm_inv ||
 	    mw->base.pd != qp->base.pd || slot != mw->slot)
 		return PRDMA_WC_MW_BIND_ERR;
 	if (mw->base.type == PRDMA_MW_TYPE_2 && k->valid)

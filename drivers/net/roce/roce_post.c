@@ -136,6 +136,13 @@ roce_post_send(struct prdma_qp *pqp, const struct prdma_send_wr *wr,
 		case PRDMA_WR_BIND_MW:
 			w->mw = wr->wr.bind_mw.mw;
 			w->mr = wr->wr.bind_mw.mr;
+			/* the window's slot life, so the bind cannot reach a
+			 * window allocated later in the same memory and slot */
+			if (w->mw != NULL) {
+				uint32_t slot = ((const struct roce_mw *)w->mw)->slot;
+
+				w->imm_inv = slot < ROCE_MAX_KEYS ? dev->keys[slot].life : 0;
+			}
 			/* the MR's key, to find it again when the bind runs:
 			 * it may be deregistered by then */
 			w->rkey = w->mr != NULL ? w->mr->lkey : 0;
