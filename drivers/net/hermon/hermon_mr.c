@@ -13,9 +13,12 @@
  */
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_byteorder.h>
 #include <rte_errno.h>
 #include <rte_memory.h>
 
@@ -242,13 +245,50 @@ hermon_mw_alloc(struct prdma_mw *pmw)
 	return 0;
 }
 
+/*
+ * Whether a bind WQE for dMPT @index is in @qp's send queue: posted, its
+ * completion not yet polled. The WQE names the window only by the index
+ * in its new R_Key, and the device binds whatever window holds that index
+ * when it runs the WQE (a type 2 bind needs a FREE window, which a new one
+ * is), so the index must not be handed to another window before then.
+ */
+static bool
+sq_holds_bind(const struct hermon_qp *qp, uint32_t index)
+{
+	uint32_t head = qp->sq_head, i;
+	const struct hermon_prm_wqe_segment_bind *b;
+	const uint8_t *w;
+
+	for (i = qp->sq_tail; i != head; i++) {
+		w = qp->sq + ((i & qp->sq_mask) << qp->sq_shift);
+		b = (const void *)(w + 16);   /* after the control segment */
+		if ((rte_be_to_cpu_32(*(const rte_be32_t *)w) & 0x1f) == HERMON_WQE_BIND_MW &&
+		    HERMON_GET(b, wqe_segment_bind, new_rkey) >> 8 == index)
+			return true;
+	}
+	return false;
+}
+
 int
 hermon_mw_dealloc(struct prdma_mw *pmw)
 {
 	struct hermon_mw *w = (struct hermon_mw *)pmw;
 	struct hermon_dev *hd = pmw->dev->priv;
-	int ret = hermon_cmd_hw2sw_mpt(&hd->cmd, w->index);
+	bool pending = false;
+	uint32_t q;
+	int ret;
 
+	pthread_mutex_lock(&hd->ev_lock);
+	for (q = 0; q < hd->qps.n && !pending; q++)
+		pending = hd->qp_table[q] != NULL && hd->qp_table[q]->pub.pd == pmw->pd &&
+			  sq_holds_bind(hd->qp_table[q], w->index);
+	pthread_mutex_unlock(&hd->ev_lock);
+	if (pending) {
+		HERMON_LOG(DEBUG, "MW %#x: a bind for it is still queued", pmw->rkey);
+		rte_errno = EBUSY;
+		return -EBUSY;
+	}
+	ret = hermon_cmd_hw2sw_mpt(&hd->cmd, w->index);
 	if (ret < 0)
 		return ret;
 	hermon_bitmap_free(&hd->mpts, w->index);
