@@ -5,7 +5,9 @@
 # Instructions per call on the Hermon PMD fast path, counted by callgrind:
 # post of a 64 B inline RDMA WRITE and poll of one CQE, against the device
 # model, side by side with baselines measured in the same run (an rte_ring
-# enqueue+dequeue of one pointer, a 64-byte memcpy).
+# enqueue+dequeue of one pointer, a 64-byte memcpy). The same request is
+# also posted in bursts of 16 through prdma_post_send_burst and its CQEs
+# polled in one call: that pair is printed per request.
 #
 # usage: bench/hermon-ipc.sh [build-dir] [iterations] [before-build-dir]
 # With a third argument the same figures of a second build (an older tree)
@@ -27,24 +29,37 @@ measure() {
 	valgrind --tool=callgrind --callgrind-out-file="$out/$2.cg" \
 		--toggle-collect=bench_post_one --toggle-collect=bench_poll_one \
 		--toggle-collect=bench_ring_one --toggle-collect=bench_memcpy_one \
+		--toggle-collect=bench_post_burst --toggle-collect=bench_poll_burst \
+		--toggle-collect=bench_post_burst_sel --toggle-collect=bench_poll_burst_sel \
 		"$exe" "$iters" >"$out/$2.log" 2>&1 || {
 		echo "hermon-ipc: benchmark in $1 failed:" >&2; tail -5 "$out/$2.log" >&2; exit 1; }
-	callgrind_annotate --inclusive=yes "$out/$2.cg" >"$out/$2.ann" 2>/dev/null
+	callgrind_annotate --threshold=100 --inclusive=yes "$out/$2.cg" >"$out/$2.ann" 2>/dev/null
 }
 
+# instructions per call of function $2 in run $1, divided by $3 (default 1)
 per_call() {
 	ir=$(awk -v f="$2" '$0 ~ (":" f " ") || $0 ~ (":" f "$") || $0 ~ (" " f " ") {
 		gsub(",", "", $1); print $1; exit }' "$out/$1.ann")
 	[ -n "$ir" ] || ir=0
-	echo "$ir $iters" | awk '{ printf "%.1f", $1 / $2 }'
+	echo "$ir $iters ${3:-1}" | awk '{ printf "%.1f", $1 / $2 / $3 }'
 }
 
-# figures of run $1 as "post poll pair ring memcpy"
+burst=16
+
+# figures of run $1 as "post poll pair ring memcpy bpost bpoll bpair"
+# (the b* figures per request of a burst; 0 for a build without the burst)
 figures() {
 	post=$(per_call "$1" bench_post_one)
 	poll=$(per_call "$1" bench_poll_one)
 	pair=$(echo "$post $poll" | awk '{ printf "%.1f", $1 + $2 }')
-	echo "$post $poll $pair $(per_call "$1" bench_ring_one) $(per_call "$1" bench_memcpy_one)"
+	bpost=$(per_call "$1" bench_post_burst $burst)
+	bpoll=$(per_call "$1" bench_poll_burst $burst)
+	bpair=$(echo "$bpost $bpoll" | awk '{ printf "%.1f", $1 + $2 }')
+	spost=$(per_call "$1" bench_post_burst_sel $burst)
+	spoll=$(per_call "$1" bench_poll_burst_sel $burst)
+	spair=$(echo "$spost $spoll" | awk '{ printf "%.1f", $1 + $2 }')
+	echo "$post $poll $pair $(per_call "$1" bench_ring_one) $(per_call "$1" bench_memcpy_one)" \
+		"$bpost $bpoll $bpair $spair"
 }
 
 measure "$build" now
@@ -53,7 +68,11 @@ if [ -z "$before" ]; then
 	printf '%-44s %12s\n' "callgrind, $iters iterations" "instr/call"
 	printf '%-44s %12s\n' "hermon post: 64 B inline RDMA WRITE" "$1"
 	printf '%-44s %12s\n' "hermon poll: one CQE" "$2"
-	printf '%-44s %12s\n' "hermon post + poll (target <= 150)" "$3"
+	printf '%-44s %12s\n' "hermon post + poll" "$3"
+	printf '%-44s %12s\n' "burst of $burst: post, per request" "$6"
+	printf '%-44s %12s\n' "burst of $burst: poll, per CQE" "$7"
+	printf '%-44s %12s\n' "burst of $burst: post + poll (target <= 150)" "$8"
+	printf '%-44s %12s\n' "burst of $burst, last signaled: post + poll" "$9"
 	printf '%-44s %12s\n' "baseline: rte_ring enqueue+dequeue (1 ptr)" "$4"
 	printf '%-44s %12s\n' "baseline: memcpy 64 B" "$5"
 	exit 0
@@ -63,8 +82,12 @@ measure "$before" before
 now="$*"
 set -- $(figures before) $now
 printf '%-44s %10s %10s\n' "callgrind, $iters iterations, instr/call" "before" "after"
-printf '%-44s %10s %10s\n' "hermon post: 64 B inline RDMA WRITE" "$1" "$6"
-printf '%-44s %10s %10s\n' "hermon poll: one CQE" "$2" "$7"
-printf '%-44s %10s %10s\n' "hermon post + poll (target <= 150)" "$3" "$8"
-printf '%-44s %10s %10s\n' "baseline: rte_ring enqueue+dequeue (1 ptr)" "$4" "$9"
-printf '%-44s %10s %10s\n' "baseline: memcpy 64 B" "$5" "${10}"
+printf '%-44s %10s %10s\n' "hermon post: 64 B inline RDMA WRITE" "$1" "${10}"
+printf '%-44s %10s %10s\n' "hermon poll: one CQE" "$2" "${11}"
+printf '%-44s %10s %10s\n' "hermon post + poll" "$3" "${12}"
+printf '%-44s %10s %10s\n' "burst of $burst: post, per request" "$6" "${15}"
+printf '%-44s %10s %10s\n' "burst of $burst: poll, per CQE" "$7" "${16}"
+printf '%-44s %10s %10s\n' "burst of $burst: post + poll (target <= 150)" "$8" "${17}"
+printf '%-44s %10s %10s\n' "burst of $burst, last signaled: post + poll" "$9" "${18}"
+printf '%-44s %10s %10s\n' "baseline: rte_ring enqueue+dequeue (1 ptr)" "$4" "${13}"
+printf '%-44s %10s %10s\n' "baseline: memcpy 64 B" "$5" "${14}"

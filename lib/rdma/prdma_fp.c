@@ -24,6 +24,34 @@ prdma_fp_dummy_post_send(struct prdma_qp *qp, const struct prdma_send_wr *wr,
 	return -ENODEV;
 }
 
+/*
+ * The burst for a provider without its own: each request through the
+ * device's post_send, alone (a copy without its chain), so that a failure
+ * names the array element. A removed device's post_send is the dummy, so
+ * this also fails with ENODEV then.
+ */
+int
+prdma_fp_generic_post_send_burst(struct prdma_qp *qp, const struct prdma_send_wr *wr,
+				 uint16_t nb, const struct prdma_send_wr **bad_wr)
+{
+	prdma_post_send_t post = prdma_fp_ops[qp->dev_id].post_send;
+	const struct prdma_send_wr *bad;
+	struct prdma_send_wr one;
+	uint16_t i;
+	int ret;
+
+	for (i = 0; i < nb; i++) {
+		one = wr[i];
+		one.next = NULL;
+		ret = post(qp, &one, &bad);
+		if (unlikely(ret != 0)) {
+			*bad_wr = &wr[i];
+			return ret;
+		}
+	}
+	return 0;
+}
+
 int
 prdma_fp_dummy_post_recv(struct prdma_qp *qp, const struct prdma_recv_wr *wr,
 			 const struct prdma_recv_wr **bad_wr)
@@ -71,6 +99,7 @@ prdma_fp_reset(struct prdma_fp_ops *fp)
 	fp->post_srq_recv = prdma_fp_dummy_post_srq_recv;
 	fp->poll_cq = prdma_fp_dummy_poll_cq;
 	fp->peek_cq = prdma_fp_dummy_peek_cq;
+	fp->post_send_burst = prdma_fp_generic_post_send_burst;
 }
 
 void
@@ -90,6 +119,8 @@ prdma_fp_install(uint16_t dev_id, const struct prdma_fp_ops *fp)
 		slot->poll_cq = fp->poll_cq;
 	if (fp->peek_cq != NULL)
 		slot->peek_cq = fp->peek_cq;
+	if (fp->post_send_burst != NULL)
+		slot->post_send_burst = fp->post_send_burst;
 }
 
 RTE_INIT(prdma_fp_init)

@@ -233,6 +233,9 @@ struct prdma_srq {
 typedef int (*prdma_post_send_t)(struct prdma_qp *qp,
 				 const struct prdma_send_wr *wr,
 				 const struct prdma_send_wr **bad_wr);
+typedef int (*prdma_post_send_burst_t)(struct prdma_qp *qp,
+				       const struct prdma_send_wr *wr, uint16_t nb,
+				       const struct prdma_send_wr **bad_wr);
 typedef int (*prdma_post_recv_t)(struct prdma_qp *qp,
 				 const struct prdma_recv_wr *wr,
 				 const struct prdma_recv_wr **bad_wr);
@@ -290,7 +293,9 @@ struct prdma_fp_ops {
 	prdma_post_srq_recv_t post_srq_recv;
 	prdma_poll_cq_t poll_cq;
 	prdma_peek_cq_t peek_cq;
-	void *reserved[3];
+	/** the provider's, or the library's loop over post_send */
+	prdma_post_send_burst_t post_send_burst;
+	void *reserved[2];
 } __rte_cache_aligned;
 
 /** @internal */
@@ -315,6 +320,31 @@ prdma_post_send(struct prdma_qp *qp, const struct prdma_send_wr *wr,
 	}
 #endif
 	return prdma_fp_ops[qp->dev_id].post_send(qp, wr, bad_wr);
+}
+
+/**
+ * Post the @p nb send work requests of the array @p wr (wr[0] .. wr[nb - 1];
+ * their @c next fields are ignored) with one doorbell. The QP's state and
+ * the ring room are checked once for the burst, so a provider that has its
+ * own implementation spends less per request than prdma_post_send does;
+ * one without it gets the library's, which posts the requests one by one.
+ *
+ * @return 0 when all @p nb were posted (also for nb == 0), or a negative
+ *   errno with *@p bad_wr set to the first request not posted (those before
+ *   it were posted): the same errors as prdma_post_send.
+ */
+static inline int
+prdma_post_send_burst(struct prdma_qp *qp, const struct prdma_send_wr *wr,
+		      uint16_t nb, const struct prdma_send_wr **bad_wr)
+{
+#ifdef PRDMA_DEBUG
+	if (!prdma__obj_live(qp, PRDMA__OBJ_QP) || (wr == NULL && nb != 0) ||
+	    bad_wr == NULL) {
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+#endif
+	return prdma_fp_ops[qp->dev_id].post_send_burst(qp, wr, nb, bad_wr);
 }
 
 /** Post a chain of receive work requests (return as prdma_post_send). */

@@ -210,6 +210,9 @@ int prdma_fp_dummy_post_srq_recv(struct prdma_srq *srq,
 				 const struct prdma_recv_wr **bad_wr);
 int prdma_fp_dummy_poll_cq(struct prdma_cq *cq, uint16_t nb, struct prdma_wc *wc);
 int prdma_fp_dummy_peek_cq(struct prdma_cq *cq);
+/** The library's burst post: each request through the device's post_send. */
+int prdma_fp_generic_post_send_burst(struct prdma_qp *qp, const struct prdma_send_wr *wr,
+				     uint16_t nb, const struct prdma_send_wr **bad_wr);
 
 /**
  * True when [addr, addr+len) lies in DPDK memory that a device can reach

@@ -225,5 +225,6 @@ int conf_group_events(void);
 int conf_group_mr(void);
 int conf_group_post(void);
 int conf_group_mcast(void);
+int conf_group_burst(void);
 
 #endif /* CONF_H */

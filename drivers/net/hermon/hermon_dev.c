@@ -384,6 +384,7 @@ hermon_probe(struct prdma_dev *dev, const char *args)
 		.ah = sizeof(struct hermon_ah),
 	};
 	dev->fp.post_send = hermon_post_send;
+	dev->fp.post_send_burst = hermon_post_send_burst;
 	dev->fp.post_recv = hermon_post_recv;
 	dev->fp.post_srq_recv = hermon_post_srq_recv;
 	dev->fp.poll_cq = hermon_poll_cq;

@@ -192,22 +192,55 @@ static __rte_noinline int
 poll_cq_any(struct hermon_cq *cq, uint16_t nb, struct prdma_wc *wc, uint16_t n,
 	    uint32_t ci)
 {
+	/* in locals: the completion stores could alias the CQ's fields */
+	const uint8_t *const buf = cq->buf;
+	struct hermon_qp *const *const qps = cq->qps;
+	const uint32_t mask = cq->mask, log = cq->log, qp_mask = cq->qp_mask;
+	/*
+	 * The send queue a run of successful requester CQEs frees, advanced
+	 * once when the run ends (only this lcore writes sq_tail; the poster
+	 * sees it after the call, as it would have).
+	 */
+	struct hermon_qp *run = NULL;
+	uint16_t run_ctr = 0;
+
 	for (; n < nb; n++, ci++) {
-		const uint8_t *e = cq->buf + ((ci & cq->mask) << 5);
+		const uint8_t *e = buf + ((ci & mask) << 5);
 		uint32_t b31 = e[31], qpn, k;
 		struct hermon_qp *qp;
 
-		if (((b31 >> 7) ^ (ci >> cq->log)) & 1)
+		if (((b31 >> 7) ^ (ci >> log)) & 1)
 			break;
 		hermon_barrier_cqe_owner_before_data();
 		qpn = get32(e) & 0xffffff;
-		qp = cq->qps[qpn & cq->qp_mask];
+		qp = qps[qpn & qp_mask];
 		k = hermon_cqe_fast[b31 & 0x7f];
-		if (likely(k != 0 && qp != NULL && qp->qpn == qpn))
-			poll_send_ok(qp, e, qpn, k, &wc[n]);
-		else
+		if (likely(k != 0 && qp != NULL && qp->qpn == qpn)) {
+			uint16_t ctr = get16(e + 0x18);
+
+			wc[n].qp_num = qpn;
+			wc[n].opcode = (enum prdma_wc_opcode)(k - 1);
+			wc[n].status = PRDMA_WC_SUCCESS;
+			wc[n].vendor_err = 0;
+			wc[n].wc_flags = 0;
+			wc[n].byte_len = get32(e + 0x14);
+			wc[n].wr_id = qp->sq_wrid[ctr & qp->sq_mask];
+			if (unlikely(qp != run)) {
+				if (run != NULL)
+					run->sq_tail += (uint16_t)(run_ctr + 1 - run->sq_tail);
+				run = qp;
+			}
+			run_ctr = ctr;
+		} else {
+			if (run != NULL) {
+				run->sq_tail += (uint16_t)(run_ctr + 1 - run->sq_tail);
+				run = NULL;
+			}
 			poll_other(cq, e, ci, qp, qpn, &wc[n]);
+		}
 	}
+	if (run != NULL)
+		run->sq_tail += (uint16_t)(run_ctr + 1 - run->sq_tail);
 	if (n != 0)
 		poll_publish_ci(cq, ci);
 	return n;

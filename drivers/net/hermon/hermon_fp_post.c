@@ -10,6 +10,7 @@
  */
 
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include <rte_errno.h>
@@ -481,30 +482,24 @@ post_send_chain(struct hermon_qp *qp, const struct prdma_send_wr *wr,
 }
 
 /*
- * The common call, one request of the common kinds (SEND, RDMA WRITE or
- * READ; one inline buffer, or gather entries that take virtual addresses),
- * in straight-line code that calls nothing and so saves no registers.
- * Everything else, errors included, is handed before a byte is written to
- * post_send_chain, which checks and reports it.
+ * The common request, of the common kinds (SEND, RDMA WRITE or READ; one
+ * inline buffer, or gather entries that take virtual addresses), written
+ * in slot @head in straight-line code that calls nothing and so saves no
+ * registers. The caller has checked the QP's state and the ring room.
+ * Returns false, before a byte is written, for anything else: the caller
+ * hands it to post_one, which checks and reports it.
  */
-int
-hermon_post_send(struct prdma_qp *pqp, const struct prdma_send_wr *wr,
-		 const struct prdma_send_wr **bad_wr)
+static __rte_always_inline bool
+post_fast(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t head)
 {
-	struct hermon_qp *qp = (struct hermon_qp *)pqp;
-	uint32_t head, opc, kind, flags, off;
+	uint32_t opc = (uint32_t)wr->opcode, flags = wr->send_flags, kind, off;
 	uint8_t *w;
 
-	if (unlikely(wr == NULL || wr->next != NULL || pqp->state < PRDMA_QPS_RTS))
-		goto general;
-	head = qp->sq_head;
-	opc = (uint32_t)wr->opcode;
-	flags = wr->send_flags;
-	if (unlikely(head - qp->sq_tail >= qp->sq_cap || opc >= PRDMA_WR_MAX))
-		goto general;
+	if (unlikely(opc >= PRDMA_WR_MAX))
+		return false;
 	kind = qp->sq_kinds[opc];
 	if (unlikely(kind - WK_SEND > WK_RADDR - WK_SEND))
-		goto general;
+		return false;
 	/* the control segment, then the remote address segment for WK_RADDR */
 	off = kind * 16;
 	if (flags & PRDMA_SEND_INLINE) {
@@ -513,11 +508,11 @@ hermon_post_send(struct prdma_qp *pqp, const struct prdma_send_wr *wr,
 
 		/* one buffer that fits the QP and two chunks at most */
 		if (unlikely(wr->num_sge != 1))
-			goto general;
+			return false;
 		src = (const uint8_t *)(uintptr_t)wr->sg_list->addr;
 		len = wr->sg_list->length;
 		if (unlikely(len > qp->sq_inl_fast[kind]))
-			goto general;
+			return false;
 		w = qp->sq + ((head & qp->sq_mask) << qp->sq_shift);
 		if (likely(kind == WK_RADDR))
 			put_raddr(w, wr);
@@ -534,7 +529,7 @@ hermon_post_send(struct prdma_qp *pqp, const struct prdma_send_wr *wr,
 		uint32_t i;
 
 		if (unlikely(wr->num_sge > qp->max_send_sge || qp->mpt_dma != NULL))
-			goto general;
+			return false;
 		w = qp->sq + ((head & qp->sq_mask) << qp->sq_shift);
 		if (likely(kind == WK_RADDR))
 			put_raddr(w, wr);
@@ -546,10 +541,179 @@ hermon_post_send(struct prdma_qp *pqp, const struct prdma_send_wr *wr,
 		off += 16 * wr->num_sge;
 	}
 	put_ctrl(qp, w, wr, head, off);
+	return true;
+}
+
+/*
+ * The common call, one request that post_fast takes; everything else,
+ * errors included, goes before a byte is written to post_send_chain.
+ */
+int
+hermon_post_send(struct prdma_qp *pqp, const struct prdma_send_wr *wr,
+		 const struct prdma_send_wr **bad_wr)
+{
+	struct hermon_qp *qp = (struct hermon_qp *)pqp;
+	uint32_t head;
+
+	if (unlikely(wr == NULL || wr->next != NULL || pqp->state < PRDMA_QPS_RTS))
+		goto general;
+	head = qp->sq_head;
+	if (unlikely(head - qp->sq_tail >= qp->sq_cap))
+		goto general;
+	if (unlikely(!post_fast(qp, wr, head)))
+		goto general;
 	post_doorbell(qp, head + 1);
 	return 0;
 general:
 	return post_send_chain(qp, wr, bad_wr);
+}
+
+/* One request of a burst that post_fast does not take: 0 or a positive errno. */
+static __rte_noinline int
+post_one_other(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t head)
+{
+	return post_one(qp, wr, head);
+}
+
+/*
+ * The send queue's constants for one burst, in locals: the WQE stores
+ * (bytes, and 32-bit words) may alias the QP's fields, so that through
+ * the QP the compiler would reload each of them after every store.
+ */
+struct burst_sq {
+	uint8_t *sq;
+	uint64_t *wrid;
+	const uint8_t *kinds;
+	uint32_t mask, shift, log;
+	uint32_t inl[WK_RADDR + 1];
+	uint32_t stamp_room, stamp_delta, stamp_mask;
+	rte_be32_t ctrl2[8];
+};
+
+/*
+ * One request of a burst as post_fast writes an inline one (the same
+ * WQE, byte for byte), from the burst's constants: false, before a byte is
+ * written, for anything else.
+ */
+static __rte_always_inline bool
+burst_inline(const struct burst_sq *b, const struct prdma_send_wr *wr, uint32_t head,
+	     const rte_be32_t *own)
+{
+	uint32_t opc = (uint32_t)wr->opcode, flags = wr->send_flags, kind, off, len;
+	const uint8_t *src;
+	uint8_t *w, *st;
+
+	if (unlikely(opc >= PRDMA_WR_MAX))
+		return false;
+	kind = b->kinds[opc];
+	if (unlikely(kind - WK_SEND > WK_RADDR - WK_SEND || !(flags & PRDMA_SEND_INLINE) ||
+		     wr->num_sge != 1))
+		return false;
+	len = wr->sg_list->length;
+	if (unlikely(len > b->inl[kind]))
+		return false;
+	src = (const uint8_t *)(uintptr_t)wr->sg_list->addr;
+	w = b->sq + ((head & b->mask) << b->shift);
+	if (likely(kind == WK_RADDR)) {
+		put_raddr(w, wr);
+		/* a first chunk that fills block 0 is a constant size: no branch */
+		if (len > 28) {
+			put_chunk(w, 32, src, 28);
+			put_chunk(w, 64, src + 28, len - 28);
+			off = 36;
+		} else {
+			put_chunk(w, 32, src, len);
+			off = 32;
+		}
+	} else if (len > 44) {
+		put_chunk(w, 16, src, 44);
+		put_chunk(w, 64, src + 44, len - 44);
+		off = 20;
+	} else {
+		put_chunk(w, 16, src, len);
+		off = 16;
+	}
+	off = (off + 4 + len + 15) & ~15u;
+	put32(w + 4, (off >> 4) | ((flags & PRDMA_SEND_FENCE) << 6));
+	*(rte_be32_t *)(w + 8) = b->ctrl2[flags & (PRDMA_SEND_SIGNALED | PRDMA_SEND_SOLICITED)];
+	put32(w + 12, wr->imm_data);
+	b->wrid[head & b->mask] = wr->wr_id;
+	hermon_barrier_wqe_before_owner();
+	*(rte_be32_t *)w = own[opc];
+	/*
+	 * F16, as put_ctrl stamps: the blocks of the slot past the headroom
+	 * up to the size of the WQE it held; block 1 is always inside a
+	 * stride that needs stamping (128 bytes or more).
+	 */
+	if (b->stamp_room != 0) {
+		uint32_t end, k;
+
+		st = b->sq + (((uintptr_t)(w - b->sq) + b->stamp_delta) & b->stamp_mask);
+		end = (uint32_t)(st[7] & 0x3f) << 4;
+		if (end > 64) {
+			*(uint32_t *)(st + 64) = UINT32_MAX;
+			end = RTE_MIN(end, b->stamp_room);
+			for (k = 128; unlikely(k < end); k += 64)
+				*(uint32_t *)(st + k) = UINT32_MAX;
+		}
+	}
+	return true;
+}
+
+/*
+ * prdma_post_send_burst: the QP's state and the ring room once for the
+ * burst, then each request: an inline SEND or RDMA WRITE of the short
+ * path from the burst's constants, anything else as post_one takes it in
+ * a chain, and one doorbell for all that were written. A request that does
+ * not fit fails with ENOMEM, as the first one past the ring of a chain does.
+ */
+int
+hermon_post_send_burst(struct prdma_qp *pqp, const struct prdma_send_wr *wr,
+		       uint16_t nb, const struct prdma_send_wr **bad_wr)
+{
+	struct hermon_qp *qp = (struct hermon_qp *)pqp;
+	uint32_t head = qp->sq_head, room, n, i;
+	const rte_be32_t *own;
+	struct burst_sq b;
+	int err = 0;
+
+	if (unlikely(nb == 0))
+		return 0;
+	if (unlikely(pqp->state < PRDMA_QPS_RTS))
+		return post_fail(wr, bad_wr, EBADMSG);
+	room = qp->sq_cap - (head - qp->sq_tail);
+	n = RTE_MIN((uint32_t)nb, room);
+	b.sq = qp->sq;
+	b.wrid = qp->sq_wrid;
+	b.kinds = qp->sq_kinds;
+	b.mask = qp->sq_mask;
+	b.shift = qp->sq_shift;
+	b.log = qp->sq_log;
+	b.inl[WK_NONE] = 0;
+	b.inl[WK_SEND] = qp->sq_inl_fast[WK_SEND];
+	b.inl[WK_RADDR] = qp->sq_inl_fast[WK_RADDR];
+	b.stamp_room = qp->sq_stamp_room;
+	b.stamp_delta = qp->sq_stamp_delta;
+	b.stamp_mask = qp->sq_stamp_mask;
+	memcpy(b.ctrl2, qp->sq_ctrl2, sizeof(b.ctrl2));
+	/* control dword 0 by opcode for this pass of the ring */
+	own = hermon_wqe_own[(head >> b.log) & 1];
+	for (i = 0; i < n; i++) {
+		if (unlikely(((head + i) & b.mask) == 0))
+			own = hermon_wqe_own[((head + i) >> b.log) & 1];
+		if (unlikely(!burst_inline(&b, &wr[i], head + i, own))) {
+			err = post_one_other(qp, &wr[i], head + i);
+			if (unlikely(err != 0))
+				break;
+		}
+	}
+	if (unlikely(i < nb && err == 0))
+		err = ENOMEM;
+	if (likely(i != 0))
+		post_doorbell(qp, head + i);
+	if (unlikely(err != 0))
+		return post_fail(&wr[i], bad_wr, err);
+	return 0;
 }
 
 static __rte_always_inline void

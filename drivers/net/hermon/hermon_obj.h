@@ -192,6 +192,8 @@ int hermon_ports_gid_init(struct hermon_dev *hd);
 /* Fast path (hermon_fp_post.c, hermon_fp_poll.c). */
 int hermon_post_send(struct prdma_qp *qp, const struct prdma_send_wr *wr,
 		     const struct prdma_send_wr **bad_wr);
+int hermon_post_send_burst(struct prdma_qp *qp, const struct prdma_send_wr *wr,
+			   uint16_t nb, const struct prdma_send_wr **bad_wr);
 int hermon_post_recv(struct prdma_qp *qp, const struct prdma_recv_wr *wr,
 		     const struct prdma_recv_wr **bad_wr);
 int hermon_post_srq_recv(struct prdma_srq *srq, const struct prdma_recv_wr *wr,

@@ -8,7 +8,13 @@
  * inline RDMA WRITE (bench_post_one) and polls its one CQE (bench_poll_one),
  * the CQE being waited for outside the measured function. Baselines in the
  * same run: an rte_ring enqueue + dequeue of one pointer (bench_ring_one)
- * and a 64-byte memcpy (bench_memcpy_one). Run it as
+ * and a 64-byte memcpy (bench_memcpy_one). Then the same request in bursts
+ * of BENCH_BURST through prdma_post_send_burst (bench_post_burst) and one
+ * poll of as many CQEs (bench_poll_burst): divided by BENCH_BURST, the cost
+ * per request when the checks, doorbell and consumer index are shared.
+ * Last, the same burst with only its last request signaled (one CQE says
+ * the RC QP completed all of them): bench_post_burst_sel, bench_poll_burst_sel.
+ * Run it as
  *   valgrind --tool=callgrind --toggle-collect=bench_post_one <this> [iters]
  * (bench/hermon-ipc.sh does, once per function, and divides by iters).
  */
@@ -26,6 +32,8 @@
 #include <prdma.h>
 
 #define BENCH_LEN 64
+/* requests per prdma_post_send_burst call (and CQEs per poll call) */
+#define BENCH_BURST 16
 
 __attribute__((noinline)) int
 bench_post_one(struct prdma_qp *qp, const struct prdma_send_wr *wr)
@@ -39,6 +47,35 @@ __attribute__((noinline)) int
 bench_poll_one(struct prdma_cq *cq, struct prdma_wc *wc)
 {
 	return prdma_cq_poll(cq, 1, wc);
+}
+
+__attribute__((noinline)) int
+bench_post_burst(struct prdma_qp *qp, const struct prdma_send_wr *wr)
+{
+	const struct prdma_send_wr *bad;
+
+	return prdma_post_send_burst(qp, wr, BENCH_BURST, &bad);
+}
+
+__attribute__((noinline)) int
+bench_poll_burst(struct prdma_cq *cq, struct prdma_wc *wc)
+{
+	return prdma_cq_poll(cq, BENCH_BURST, wc);
+}
+
+/* the same burst with only its last request signaled: one CQE for the burst */
+__attribute__((noinline)) int
+bench_post_burst_sel(struct prdma_qp *qp, const struct prdma_send_wr *wr)
+{
+	const struct prdma_send_wr *bad;
+
+	return prdma_post_send_burst(qp, wr, BENCH_BURST, &bad);
+}
+
+__attribute__((noinline)) int
+bench_poll_burst_sel(struct prdma_cq *cq, struct prdma_wc *wc)
+{
+	return prdma_cq_poll(cq, BENCH_BURST, wc);
 }
 
 __attribute__((noinline)) int
@@ -114,9 +151,10 @@ main(int argc, char **argv)
 	union prdma_gid gid[2];
 	struct prdma_qp_init_attr ia;
 	struct prdma_cq_init_attr ca;
-	struct prdma_send_wr wr;
-	struct prdma_sge sge;
-	struct prdma_wc wc;
+	struct prdma_send_wr wr, bwr[BENCH_BURST], swr[BENCH_BURST];
+	struct prdma_sge sge, bsge[BENCH_BURST];
+	struct prdma_wc wc, bwc[BENCH_BURST];
+	uint64_t bok = 0, sok = 0;
 	struct prdma_mr *mr;
 	struct rte_ring *ring;
 	uint8_t *src, *dst, *tgt;
@@ -154,6 +192,7 @@ main(int argc, char **argv)
 		if (connect_qp(qp[k], &gid[1 - k], qp[1 - k]->qp_num) < 0)
 			return die("connect");
 	tgt = rte_zmalloc("bench", 4096, 64);
+	RTE_BUILD_BUG_ON(BENCH_BURST * BENCH_LEN > 2048);
 	src = rte_zmalloc("bench", 4096, 64);
 	dst = src + 2048;
 	ring = rte_ring_create("bench", 64, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
@@ -173,6 +212,17 @@ main(int argc, char **argv)
 	wr.send_flags = PRDMA_SEND_SIGNALED | PRDMA_SEND_INLINE;
 	wr.wr.rdma.remote_addr = (uintptr_t)tgt;
 	wr.wr.rdma.rkey = mr->rkey;
+	/* the burst: the same request to consecutive 64-byte targets */
+	for (k = 0; k < BENCH_BURST; k++) {
+		bsge[k] = sge;
+		bwr[k] = wr;
+		bwr[k].wr_id = 2 + (uint64_t)k;
+		bwr[k].sg_list = &bsge[k];
+		bwr[k].wr.rdma.remote_addr = (uintptr_t)(tgt + 2048 + BENCH_LEN * k);
+		swr[k] = bwr[k];
+		if (k != BENCH_BURST - 1)
+			swr[k].send_flags &= ~PRDMA_SEND_SIGNALED;
+	}
 
 	for (i = 0; i < iters; i++) {
 		if (bench_post_one(qp[0], &wr) != 0)
@@ -183,8 +233,27 @@ main(int argc, char **argv)
 			ok++;
 		bench_ring_one(ring, &wr);
 		bench_memcpy_one(dst, src);
+		if (bench_post_burst(qp[0], bwr) != 0)
+			return die("post burst");
+		while (prdma_cq_peek(cq[0]) < BENCH_BURST)
+			rte_pause();
+		if (bench_poll_burst(cq[0], bwc) == BENCH_BURST)
+			for (k = 0; k < BENCH_BURST; k++)
+				bok += bwc[k].status == PRDMA_WC_SUCCESS &&
+					bwc[k].wr_id == 2 + (uint64_t)k;
+		if (bench_post_burst_sel(qp[0], swr) != 0)
+			return die("post burst (last signaled)");
+		while (prdma_cq_peek(cq[0]) < 1)
+			rte_pause();
+		sok += bench_poll_burst_sel(cq[0], bwc) == 1 && bwc[0].status == PRDMA_WC_SUCCESS &&
+			bwc[0].wr_id == 1 + BENCH_BURST;
 	}
-	printf("iterations %ld completed %" PRIu64 " target %s\n", iters, ok,
+	for (k = 0; k < BENCH_BURST; k++)
+		if (memcmp(tgt + 2048 + BENCH_LEN * k, src, BENCH_LEN) != 0)
+			bok = 0;
+	printf("iterations %ld completed %" PRIu64 " burst %d completed %" PRIu64
+	       " last-signaled bursts completed %" PRIu64 " target %s\n", iters, ok,
+	       BENCH_BURST, bok, sok,
 	       memcmp(tgt, src, BENCH_LEN) == 0 ? "ok" : "WRONG");
 	prdma_mr_dereg(mr);
 	rte_ring_free(ring);
@@ -196,5 +265,7 @@ main(int argc, char **argv)
 	}
 	rte_free(src);
 	rte_free(tgt);
-	return ok == (uint64_t)iters ? EXIT_SUCCESS : EXIT_FAILURE;
+	return ok == (uint64_t)iters && bok == (uint64_t)iters * BENCH_BURST &&
+		sok == (uint64_t)iters ?
+		EXIT_SUCCESS : EXIT_FAILURE;
 }
