@@ -8,7 +8,8 @@
  * forced into one bucket so that they chain through the AMGM area, detach
  * unchaining the head, the middle and the tail, delivery to a group deep in
  * a chain, the per-group and per-device limits with every group in one
- * bucket, and a destroyed QP leaving its groups.
+ * bucket, a destroyed QP leaving its groups, and the Ethernet port's
+ * multicast MAC filter (F31).
  */
 
 #include <errno.h>
@@ -449,6 +450,106 @@ test_chain_delivery(void **state)
 	mc_close(&t);
 }
 
+/*
+ * Send 64 bytes from @src to group @k; the number of receive completions
+ * of wr_id @rid that arrive (the send's own completion is checked).
+ */
+static int
+mc_send_count(struct t_mc *t, struct prdma_qp *src, unsigned int k, uint8_t *buf,
+	      struct prdma_mr *mr, uint64_t rid)
+{
+	const struct prdma_send_wr *bad;
+	struct prdma_ah_attr aa;
+	struct prdma_send_wr wr;
+	struct prdma_sge sge;
+	struct prdma_wc wc;
+	struct prdma_ah *ah;
+	int got = 0, sent = 0;
+
+	memset(&aa, 0, sizeof(aa));
+	mc_gid(&aa.dgid, k);
+	aa.port_num = 1;
+	ah = prdma_ah_create(t->pd, &aa);
+	assert_non_null(ah);
+	sge = (struct prdma_sge){ .addr = (uintptr_t)buf, .length = 64, .lkey = mr->lkey };
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = 7;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = PRDMA_WR_SEND;
+	wr.send_flags = PRDMA_SEND_SIGNALED;
+	wr.wr.ud.ah = ah;
+	wr.wr.ud.remote_qpn = HERMON_MCAST_QPN;
+	wr.wr.ud.remote_qkey = QKEY;
+	assert_int_equal(prdma_post_send(src, &wr, &bad), 0);
+	while (poll_one(t->cq, &wc, 200) == 1) {
+		assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
+		if (wc.wr_id == 7)
+			sent++;
+		else if (wc.wr_id == rid)
+			got++;
+		else
+			fail_msg("unexpected completion wr_id %" PRIu64, wc.wr_id);
+	}
+	assert_int_equal(sent, 1);
+	assert_int_equal(prdma_ah_destroy(ah), 0);
+	return got;
+}
+
+/*
+ * F31: an Ethernet port takes a multicast frame only when its MAC is in the
+ * port's filter; the PMD programs it (SET_MCAST_FLTR) as groups come and go.
+ * Without that (the PMD before F31) the model drops the frame at the port.
+ */
+static void
+test_mac_filter(void **state)
+{
+	struct hermon_model_stats st0, st;
+	const struct prdma_recv_wr *bad;
+	struct prdma_qp *src, *r;
+	struct prdma_recv_wr rw;
+	struct prdma_sge sge;
+	struct prdma_mr *mr;
+	uint8_t *buf;
+	struct t_mc t;
+	int i;
+
+	(void)state;
+	mc_open(&t, "mcf");
+	src = mc_qp(&t, QKEY, true);
+	r = mc_qp(&t, QKEY, true);
+	buf = rte_zmalloc("t_mc", 8 * 4096, 64);
+	assert_non_null(buf);
+	mr = prdma_mr_reg(t.pd, buf, 8 * 4096, PRDMA_ACCESS_LOCAL_WRITE);
+	assert_non_null(mr);
+	for (i = 0; i < 4; i++) {
+		sge = (struct prdma_sge){ .addr = (uintptr_t)(buf + 4096 * (i + 1)),
+					  .length = 4096, .lkey = mr->lkey };
+		rw = (struct prdma_recv_wr){ .wr_id = 100, .sg_list = &sge, .num_sge = 1 };
+		assert_int_equal(prdma_post_recv(r, &rw, &bad), 0);
+	}
+	assert_int_equal(attach(r, 1), 0);
+	assert_int_equal(attach(r, 2), 0);
+	assert_int_equal(hermon_model_get_stats(t.m, &st0), 0);
+	/* both groups' MACs are in the filter: both frames arrive */
+	if (mc_send_count(&t, src, 1, buf, mr, 100) != 1)
+		fail_msg("a frame to a joined group did not pass the port's MAC filter");
+	assert_int_equal(mc_send_count(&t, src, 2, buf, mr, 100), 1);
+	assert_int_equal(hermon_model_get_stats(t.m, &st), 0);
+	assert_int_equal(st.mc_filtered, st0.mc_filtered);
+	/* the group's last member left: its MAC left the filter, group 2's stays */
+	assert_int_equal(detach(r, 1), 0);
+	assert_int_equal(mc_send_count(&t, src, 1, buf, mr, 100), 0);
+	assert_int_equal(hermon_model_get_stats(t.m, &st), 0);
+	assert_int_equal(st.mc_filtered, st0.mc_filtered + 1);
+	assert_int_equal(mc_send_count(&t, src, 2, buf, mr, 100), 1);
+	assert_int_equal(prdma_qp_destroy(src), 0);
+	assert_int_equal(prdma_qp_destroy(r), 0);
+	assert_int_equal(prdma_mr_dereg(mr), 0);
+	rte_free(buf);
+	mc_close(&t);
+}
+
 /* The limits hold even when the hash puts every group in one bucket. */
 static void
 test_limits_one_bucket(void **state)
@@ -503,6 +604,7 @@ main(void)
 		cmocka_unit_test(test_chain_and_unchain),
 		cmocka_unit_test(test_chain_delivery),
 		cmocka_unit_test(test_limits_one_bucket),
+		cmocka_unit_test(test_mac_filter),
 	};
 
 	return cmocka_run_group_tests_name("hermon-mcast", tests, setup, NULL);

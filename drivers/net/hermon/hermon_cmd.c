@@ -494,6 +494,16 @@ hermon_cmd_read_mcg(struct hermon_cmd *c, uint32_t index, struct hermon_prm_mgm_
 }
 
 int
+hermon_cmd_set_mcast_fltr(struct hermon_cmd *c, uint8_t port, uint64_t mac, bool clear,
+			  enum hermon_mcast_fltr_mode mode)
+{
+	uint64_t in = (mac & 0xffffffffffffull) | (clear ? RTE_BIT64(63) : 0);
+
+	return cmd_run(c, NULL, 0, NULL, 0, in, port, (uint8_t)mode,
+		       HERMON_CMD_SET_MCAST_FLTR, NULL);
+}
+
+int
 hermon_cmd_write_mcg(struct hermon_cmd *c, uint32_t index,
 		     const struct hermon_prm_mgm_entry *in)
 {

@@ -137,6 +137,18 @@ int hermon_cmd_query_port(struct hermon_cmd *c, uint8_t port,
 struct hermon_prm_gid_entry;
 int hermon_cmd_read_mcg(struct hermon_cmd *c, uint32_t index,
 			struct hermon_prm_mgm_entry *out);
+/*
+ * SET_MCAST_FLTR (Linux mlx4_SET_MCAST_FLTR): the Ethernet port's multicast
+ * MAC filter. in_param = the MAC, bit 63 "clear the filter"; op_mod: 0
+ * configure (add the MAC, or clear), 1 disable filtering, 2 enable it.
+ */
+enum hermon_mcast_fltr_mode {
+	HERMON_MCAST_CONFIG = 0,
+	HERMON_MCAST_DISABLE = 1,
+	HERMON_MCAST_ENABLE = 2,
+};
+int hermon_cmd_set_mcast_fltr(struct hermon_cmd *c, uint8_t port, uint64_t mac, bool clear,
+			      enum hermon_mcast_fltr_mode mode);
 int hermon_cmd_write_mcg(struct hermon_cmd *c, uint32_t index,
 			 const struct hermon_prm_mgm_entry *in);
 int hermon_cmd_mgid_hash(struct hermon_cmd *c, const struct hermon_prm_gid_entry *mgid,

@@ -258,6 +258,80 @@ grp_del(struct hermon_mcast *mc, const uint8_t gid[16], uint32_t qpn)
 		mc->nb_grp--;
 }
 
+/* ---- the Ethernet ports' multicast MAC filter (F31) ------------------------ */
+
+/*
+ * The MAC a RoCE frame to @gid goes to: 33:33 and the MGID's low 32 bits
+ * (the model checks the same; Linux rdma_get_mcast_mac for IPv6 MGIDs).
+ */
+static uint64_t
+grp_mac(const uint8_t gid[16])
+{
+	return (0x3333ull << 32) | ((uint64_t)gid[12] << 24) | ((uint64_t)gid[13] << 16) |
+		((uint64_t)gid[14] << 8) | gid[15];
+}
+
+/*
+ * F31: an Ethernet port receives only the multicast MACs its filter
+ * holds. A group's removal rewrites it as mlx4_en's set_rx_mode does:
+ * clear, one SET_MCAST_FLTR per group's MAC, enable; a new group only adds
+ * its MAC (the same filter, without N commands per attach).
+ * The MCG table (MGM) alone steers a frame to its QPs once the port took it.
+ */
+/* A new group: its MAC joins every Ethernet port's filter, then enable. */
+static int
+mcast_fltr_add(struct hermon_dev *hd, const uint8_t gid[16])
+{
+	uint8_t p;
+	int ret;
+
+	for (p = 1; p <= hd->caps.num_ports; p++) {
+		if (hd->port[p - 1].type != HERMON_PORT_TYPE_ETH)
+			continue;
+		ret = hermon_cmd_set_mcast_fltr(&hd->cmd, p, grp_mac(gid), false,
+						HERMON_MCAST_CONFIG);
+		if (ret == 0)
+			ret = hermon_cmd_set_mcast_fltr(&hd->cmd, p, 0, false,
+							HERMON_MCAST_ENABLE);
+		if (ret < 0) {
+			HERMON_LOG(ERR, "%s: port %u: multicast MAC not added (%d)",
+				   hd->pdev->name, p, ret);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* A group gone: the filter is rewritten from the groups that remain. */
+static int
+mcast_fltr_sync(struct hermon_dev *hd)
+{
+	struct hermon_mcast *mc = hd->mcast;
+	uint32_t i;
+	uint8_t p;
+	int ret;
+
+	for (p = 1; p <= hd->caps.num_ports; p++) {
+		if (hd->port[p - 1].type != HERMON_PORT_TYPE_ETH)
+			continue;
+		ret = hermon_cmd_set_mcast_fltr(&hd->cmd, p, 0, true, HERMON_MCAST_CONFIG);
+		for (i = 0; ret == 0 && i < mc->max_grp; i++)
+			if (mc->grp[i].nqp != 0)
+				ret = hermon_cmd_set_mcast_fltr(&hd->cmd, p,
+								grp_mac(mc->grp[i].gid), false,
+								HERMON_MCAST_CONFIG);
+		if (ret == 0)
+			ret = hermon_cmd_set_mcast_fltr(&hd->cmd, p, 0, false,
+							HERMON_MCAST_ENABLE);
+		if (ret < 0) {
+			HERMON_LOG(ERR, "%s: port %u: multicast filter not set (%d)",
+				   hd->pdev->name, p, ret);
+			return ret;
+		}
+	}
+	return 0;
+}
+
 /* ---- attach and detach ---------------------------------------------------- */
 
 static int
@@ -389,20 +463,39 @@ int
 hermon_mcast_attach(struct prdma_qp *qp, const union prdma_gid *gid)
 {
 	struct hermon_dev *hd = mcast_dev(qp);
+	uint32_t before;
+	int ret;
 
 	if (hd == NULL)
 		return -ENOTSUP;
-	return mcg_attach(hd, gid->raw, ((struct hermon_qp *)qp)->qpn);
+	before = hd->mcast->nb_grp;
+	ret = mcg_attach(hd, gid->raw, ((struct hermon_qp *)qp)->qpn);
+	/* a new group: its MAC joins the ports' filter */
+	if (ret == 0 && hd->mcast->nb_grp != before) {
+		ret = mcast_fltr_add(hd, gid->raw);
+		if (ret < 0) {
+			mcg_detach(hd, gid->raw, ((struct hermon_qp *)qp)->qpn);
+			rte_errno = -ret;
+		}
+	}
+	return ret;
 }
 
 int
 hermon_mcast_detach(struct prdma_qp *qp, const union prdma_gid *gid)
 {
 	struct hermon_dev *hd = mcast_dev(qp);
+	uint32_t before;
+	int ret;
 
 	if (hd == NULL)
 		return -ENOTSUP;
-	return mcg_detach(hd, gid->raw, ((struct hermon_qp *)qp)->qpn);
+	before = hd->mcast->nb_grp;
+	ret = mcg_detach(hd, gid->raw, ((struct hermon_qp *)qp)->qpn);
+	/* the group's last member left: its MAC leaves the filter */
+	if (ret == 0 && hd->mcast->nb_grp != before)
+		mcast_fltr_sync(hd);
+	return ret;
 }
 
 void
@@ -410,10 +503,11 @@ hermon_mcast_qp_gone(struct hermon_dev *hd, uint32_t qpn)
 {
 	struct hermon_mcast *mc = hd->mcast;
 	uint8_t gid[16];
-	uint32_t i, k;
+	uint32_t i, k, before;
 
 	if (mc == NULL || mc->nb_grp == 0)
 		return;
+	before = mc->nb_grp;
 	for (i = 0; i < mc->max_grp; i++) {
 		struct hermon_mcast_grp *g = &mc->grp[i];
 
@@ -429,4 +523,6 @@ hermon_mcast_qp_gone(struct hermon_dev *hd, uint32_t qpn)
 			break;
 		}
 	}
+	if (mc->nb_grp != before)
+		mcast_fltr_sync(hd);
 }

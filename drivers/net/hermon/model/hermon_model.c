@@ -438,6 +438,7 @@ hermon_model_get_stats(struct hermon_model *m, struct hermon_model_stats *st)
 	st->rnr_naks = m->rnr_naks;
 	st->timeouts = m->timeouts;
 	st->drops = m->drops;
+	st->mc_filtered = m->mc_filtered;
 	hm_wire_unlock();
 	return 0;
 }

@@ -171,6 +171,7 @@ struct hermon_model_stats {
 	uint64_t rnr_naks;         /**< RNR NAKs answered */
 	uint64_t timeouts;         /**< transport timeouts (no responder) */
 	uint64_t drops;            /**< UD/UC messages dropped at a responder */
+	uint64_t mc_filtered;      /**< multicast frames the port's MAC filter dropped (F31) */
 };
 int hermon_model_get_stats(struct hermon_model *m, struct hermon_model_stats *st);
 

@@ -683,7 +683,7 @@ hm_mcast(struct hm_qp *q, struct hm_wqe *x, uint64_t now, uint8_t *synd)
 		HERMON_NESTED(x->ud, wqe_segment_ud, ud_address_vector, ud_address_vector);
 	struct hermon_model *dms[2] = { q->m, q->m->peer };
 	uint32_t qpn[HM_MCG_MAX_QPS], w[4], sq_key, n, i, d, copies = 0;
-	uint8_t gid[16];
+	uint8_t gid[16], mac[6];
 	struct hm_qp dq;
 
 	w[0] = rte_cpu_to_be_32(HERMON_GET(av, ud_address_vector, rgid_127_96));
@@ -699,6 +699,14 @@ hm_mcast(struct hm_qp *q, struct hm_wqe *x, uint64_t now, uint8_t *synd)
 
 		if (dm == NULL || !dm->hca_init || dm->catas)
 			continue;
+		/* F31: the receiving port takes only MACs its filter holds
+		 * (the cable joins port 1 of each end) */
+		hm_dmac(q, x, mac);
+		if (!hm_mc_fltr_pass(dm, 0, mac)) {
+			dm->mc_filtered++;
+			dm->drops++;
+			continue;
+		}
 		n = hm_mcg_members(dm, gid, qpn, RTE_DIM(qpn));
 		for (i = 0; i < n; i++) {
 			if (hm_qp_load(dm, qpn[i], &dq) < 0 || !dq.rt->active ||

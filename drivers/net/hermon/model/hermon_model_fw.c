@@ -38,6 +38,7 @@ hm_fw_reset(struct hermon_model *m)
 	hm_obj_free(m);
 	memset(m->gid, 0, sizeof(m->gid));
 	memset(m->mac_valid, 0, sizeof(m->mac_valid));
+	memset(m->mc_fltr, 0, sizeof(m->mc_fltr));
 	memset(m->port_mtu, 0, sizeof(m->port_mtu));
 	m->resets++;
 	m->log_pg_sz = m->conf.log_pg_sz;

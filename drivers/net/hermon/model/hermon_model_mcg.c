@@ -77,6 +77,63 @@ hm_mgm_valid(const struct hermon_model *m, const struct hermon_prm_mgm_entry *e)
 			     next < hm_mcg_entries(m));
 }
 
+/*
+ * SET_MCAST_FLTR (as Linux mlx4_SET_MCAST_FLTR issues it): in_mod the
+ * port, op_mod 0 configure (in_param bit 63: clear; else add the MAC in
+ * bits 47:0), 1 disable the filter (every multicast MAC passes), 2 enable.
+ */
+static uint8_t
+hm_mc_fltr_cmd(struct hermon_model *m, struct hm_cmd *c)
+{
+	uint64_t mac = c->in_param & 0xffffffffffffull;
+	uint32_t i;
+
+	if (!m->hca_init)
+		return HERMON_STAT_BAD_SYS_STATE;
+	if (c->in_mod < 1 || c->in_mod > m->conf.ports ||
+	    m->conf.port_type != HERMON_PORT_TYPE_ETH)
+		return HERMON_STAT_BAD_PARAM;
+	switch (c->op_mod) {
+	case 0:
+		if (c->in_param & RTE_BIT64(63)) {
+			m->mc_fltr[c->in_mod - 1].n = 0;
+			return HERMON_STAT_OK;
+		}
+		/* a multicast MAC only: the group bit of the first byte */
+		if (!(mac & (1ull << 40)))
+			return HERMON_STAT_BAD_PARAM;
+		for (i = 0; i < m->mc_fltr[c->in_mod - 1].n; i++)
+			if (m->mc_fltr[c->in_mod - 1].mac[i] == mac)
+				return HERMON_STAT_OK;
+		if (i == HM_MC_FLTR_MAX)
+			return HERMON_STAT_BAD_RESOURCE;
+		m->mc_fltr[c->in_mod - 1].mac[m->mc_fltr[c->in_mod - 1].n++] = mac;
+		return HERMON_STAT_OK;
+	case 1:
+	case 2:
+		m->mc_fltr[c->in_mod - 1].off = c->op_mod == 1;
+		return HERMON_STAT_OK;
+	default:
+		return HERMON_STAT_BAD_PARAM;
+	}
+}
+
+bool
+hm_mc_fltr_pass(const struct hermon_model *m, uint32_t port, const uint8_t mac[6])
+{
+	uint64_t v = ((uint64_t)mac[0] << 40) | ((uint64_t)mac[1] << 32) |
+		((uint64_t)mac[2] << 24) | ((uint64_t)mac[3] << 16) |
+		((uint64_t)mac[4] << 8) | mac[5];
+	uint32_t i;
+
+	if (m->conf.port_type != HERMON_PORT_TYPE_ETH || port >= 2 || m->mc_fltr[port].off)
+		return true;
+	for (i = 0; i < m->mc_fltr[port].n; i++)
+		if (m->mc_fltr[port].mac[i] == v)
+			return true;
+	return false;
+}
+
 uint8_t
 hm_mcg_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled)
 {
@@ -89,6 +146,8 @@ hm_mcg_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled)
 	switch (c->opcode) {
 	case HERMON_CMD_READ_MCG: case HERMON_CMD_WRITE_MCG: case HERMON_CMD_MGID_HASH:
 		break;
+	case HERMON_CMD_SET_MCAST_FLTR:
+		return hm_mc_fltr_cmd(m, c);
 	default:
 		*handled = false;
 		return HERMON_STAT_BAD_OP;

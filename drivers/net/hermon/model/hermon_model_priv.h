@@ -34,6 +34,7 @@ extern int hermon_model_logtype;
 #define HM_MAX_FAULTS        8
 #define HM_VSD_BOARD_ID      0xd0            /* in the VSD */
 #define HM_BOARD_ID          "MT_PRDMA000001"
+#define HM_MC_FLTR_MAX       4096            /* multicast MACs a port filters */
 
 /* One MAP_FA / MAP_ICM_AUX / MAP_ICM block. */
 struct hm_map {
@@ -165,6 +166,17 @@ struct hermon_model {
 	uint8_t mac[2][6];
 	uint8_t gid[2][HERMON_GID_TABLE_LEN][16];
 	bool mac_valid[2][HERMON_MAC_TABLE_LEN];  /* SET_PORT MAC table */
+	/*
+	 * F31: each Ethernet port's multicast MAC filter (SET_MCAST_FLTR).
+	 * It starts on and empty: a port takes no multicast MAC nobody
+	 * registered; "off" (mode DISABLE) takes every one.
+	 */
+	struct {
+		bool off;
+		uint32_t n;
+		uint64_t mac[HM_MC_FLTR_MAX];
+	} mc_fltr[2];
+	uint64_t mc_filtered;                 /* multicast frames the filter dropped */
 	uint16_t port_mtu[2];                     /* SET_PORT general */
 	uint64_t exec_work;                   /* WQEs and flushes done */
 	uint64_t rnr_naks, timeouts, drops;
@@ -212,6 +224,8 @@ uint8_t hm_eq_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled);
 #define HM_MCG_MAX_QPS (((1u << HM_MCG_LOG_ENTRY_MAX) - 32) / 4)
 uint8_t hm_mcg_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled);
 /* The QPNs (up to @max) of the group @gid in @m's table; 0 if none. */
+/* F31: port @port (0-based) takes multicast frames to @mac. */
+bool hm_mc_fltr_pass(const struct hermon_model *m, uint32_t port, const uint8_t mac[6]);
 uint32_t hm_mcg_members(struct hermon_model *m, const uint8_t gid[16], uint32_t *qpn,
 			uint32_t max);
 
