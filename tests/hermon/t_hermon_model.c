@@ -92,6 +92,49 @@ test_cycles_no_leak(void **state)
 	assert_int_equal(before.malloc_allocs, after.malloc_allocs);
 }
 
+/*
+ * F27: the reset takes the HW semaphore first (a flash update holding it
+ * stops the probe with EAGAIN and no reset), and restores header dwords
+ * 0-15 only, the command register last (the PMD before F27 wrote 62
+ * dwords, the command register second).
+ */
+static void
+test_reset_semaphore_and_restore(void **state)
+{
+	struct hermon_model *m = new_model("sem", 1);
+	struct hermon_model_state st;
+	uint32_t off[128], n, i, cmd;
+	int id;
+
+	(void)state;
+	/* memory space + bus master, as the PCI core leaves an enabled device */
+	assert_int_equal(hermon_model_cfg_write32(m, 4, 0x6), 0);
+	hermon_model_sem_hold(m, true);
+	id = prdma_dev_probe("hermon:model,name=sem");
+	assert_true(id < 0);
+	assert_int_equal(rte_errno, EAGAIN);
+	assert_int_equal(hermon_model_get_state(m, &st), 0);
+	assert_int_equal(st.resets, 0);
+	hermon_model_sem_hold(m, false);
+	id = prdma_dev_probe("hermon:model,name=sem");
+	assert_true(id >= 0);
+	assert_int_equal(hermon_model_get_state(m, &st), 0);
+	assert_int_equal(st.resets, 1);
+	n = hermon_model_cfg_writes(m, off, RTE_DIM(off));
+	if (n != 16)
+		fail_msg("%u config writes after the reset, expected 16 (dwords 0-15)", n);
+	for (i = 0; i < n; i++)
+		if (off[i] >= 64)
+			fail_msg("config write %u at 0x%x: past the header", i, off[i]);
+	if (off[n - 1] != 4)
+		fail_msg("the last config write is at 0x%x, not the command register",
+			 off[n - 1]);
+	assert_int_equal(hermon_model_cfg_read32(m, 4, &cmd), 0);
+	assert_int_equal(cmd & 0xffff, 0x6);    /* the reset cleared it; restored */
+	assert_int_equal(prdma_dev_remove((uint16_t)id), 0);
+	hermon_model_put(m);
+}
+
 static void
 test_query(void **state)
 {
@@ -515,6 +558,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_query),
+		cmocka_unit_test(test_reset_semaphore_and_restore),
 		cmocka_unit_test(test_cycles_no_leak),
 		cmocka_unit_test(test_bringup_faults),
 		cmocka_unit_test(test_teardown_faults),

@@ -28,6 +28,8 @@ struct hermon_bus_ops {
 	void (*close)(struct hermon_bus *bus);
 	int (*cfg_read32)(struct hermon_bus *bus, uint32_t off, uint32_t *val);
 	int (*cfg_write32)(struct hermon_bus *bus, uint32_t off, uint32_t val);
+	/* the HW semaphore read (F27); NULL: a plain BAR0 read */
+	uint32_t (*sem_read32)(struct hermon_bus *bus);
 };
 
 struct hermon_bus {
@@ -39,6 +41,7 @@ struct hermon_bus {
 	uint16_t device_id;
 	const char *part;                 /**< part name from the id table */
 	uint32_t reset_delay_ms;          /**< settle time after a reset */
+	uint32_t sem_wait_ms;             /**< HW semaphore wait (0: Linux's 10 s) */
 	/* VFIO */
 	int vfio_fd;
 	uint64_t vfio_cfg_off;

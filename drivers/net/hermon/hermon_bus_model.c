@@ -60,6 +60,7 @@ model_open(struct hermon_bus *bus)
 	id = hermon_pci_id_find(bus->device_id);
 	bus->part = id != NULL ? id->part : "model";
 	bus->reset_delay_ms = 0;
+	bus->sem_wait_ms = 50;
 	return 0;
 }
 
@@ -78,6 +79,12 @@ model_cfg_read32(struct hermon_bus *bus, uint32_t off, uint32_t *val)
 	return hermon_model_cfg_read32(bus->model, off, val);
 }
 
+static uint32_t
+model_sem_read32(struct hermon_bus *bus)
+{
+	return hermon_model_sem_read32(bus->model);
+}
+
 static int
 model_cfg_write32(struct hermon_bus *bus, uint32_t off, uint32_t val)
 {
@@ -90,4 +97,5 @@ const struct hermon_bus_ops hermon_bus_model = {
 	.close = model_close,
 	.cfg_read32 = model_cfg_read32,
 	.cfg_write32 = model_cfg_write32,
+	.sem_read32 = model_sem_read32,
 };

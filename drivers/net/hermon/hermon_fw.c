@@ -22,21 +22,72 @@
 #include "hermon_prm_ext.h"
 
 #define HERMON_CFG_DWORDS       64
+#define HERMON_CFG_HEADER       16         /* dwords restored after a reset */
+#define HERMON_CFG_COMMAND      1          /* the command register's dword */
 #define HERMON_RESET_WAIT_MS    2000
+#define HERMON_SEM_WAIT_MS      10000      /* Linux MLX4_SEM_TIMEOUT_JIFFIES */
+#define HERMON_PCI_CAP_EXP      0x10
 
+/* The PCI Express capability's offset in the saved header, 0 if none. */
+static uint32_t
+cfg_pcie_cap(const uint32_t *cfg)
+{
+	uint32_t ptr, n;
+
+	if (!(cfg[HERMON_CFG_COMMAND] & RTE_BIT32(16 + 4)))   /* status: cap list */
+		return 0;
+	ptr = cfg[0x34 / 4] & 0xfc;
+	for (n = 0; ptr >= 0x40 && ptr < 4 * HERMON_CFG_DWORDS && n < 48; n++) {
+		uint32_t d = cfg[ptr / 4] >> (8 * (ptr % 4));
+
+		if ((d & 0xff) == HERMON_PCI_CAP_EXP)
+			return ptr;
+		ptr = (d >> 8) & 0xfc;
+	}
+	return 0;
+}
+
+static uint32_t
+sem_read(struct hermon_bus *bus)
+{
+	if (bus->ops->sem_read32 != NULL)
+		return bus->ops->sem_read32(bus);
+	return hermon_mmio_read32(bus->bar[HERMON_BAR_CFG], HERMON_SEMAPHORE_OFFSET);
+}
+
+/*
+ * F27: the reset as Linux mlx4_reset does it: save the header (all but
+ * dwords 22 and 23), take the HW semaphore that locks out a flash update
+ * (a read of 0), reset, wait, poll the vendor ID, restore the PCIe device
+ * and link control, then header dwords 0-15 with the command register
+ * last (it re-enables memory decoding once the BARs are back).
+ */
 int
 hermon_fw_reset(struct hermon_dev *hd)
 {
-	uint32_t cfg[HERMON_CFG_DWORDS], v = UINT32_MAX;
+	uint32_t cfg[HERMON_CFG_DWORDS], v = UINT32_MAX, cap, sem_ms;
 	unsigned int i, waited;
 
-	/* the reset clears config space: keep it to restore afterwards */
-	for (i = 0; i < HERMON_CFG_DWORDS; i++)
+	memset(cfg, 0, sizeof(cfg));
+	for (i = 0; i < HERMON_CFG_DWORDS; i++) {
+		if (i == 22 || i == 23)
+			continue;
 		if (hermon_bus_cfg_read32(&hd->bus, i * 4, &cfg[i]) < 0) {
 			HERMON_LOG(ERR, "%s: cannot read config space", hd->pdev->name);
 			rte_errno = EIO;
 			return -EIO;
 		}
+	}
+	sem_ms = hd->bus.sem_wait_ms != 0 ? hd->bus.sem_wait_ms : HERMON_SEM_WAIT_MS;
+	for (waited = 0; (v = sem_read(&hd->bus)) != 0 && waited < sem_ms; waited++)
+		usleep(1000);
+	if (v != 0) {
+		HERMON_LOG(ERR, "%s: HW semaphore not obtained in %u ms (flash update?): "
+			   "not resetting", hd->pdev->name, sem_ms);
+		rte_errno = EAGAIN;
+		return -EAGAIN;
+	}
+	v = UINT32_MAX;
 	hermon_mmio_write32(hd->bus.bar[HERMON_BAR_CFG], HERMON_RESET_OFFSET,
 			    HERMON_RESET_VALUE);
 	hermon_barrier_reset_before_poll();
@@ -54,10 +105,16 @@ hermon_fw_reset(struct hermon_dev *hd)
 		rte_errno = EIO;
 		return -EIO;
 	}
-	/* dwords 22 and 23 must not be restored (PCIe capability state) */
-	for (i = 1; i < HERMON_CFG_DWORDS; i++)
-		if (i != 22 && i != 23)
+	/* device and link control: their dwords, without the RW1C status half */
+	cap = cfg_pcie_cap(cfg);
+	if (cap != 0) {
+		hermon_bus_cfg_write32(&hd->bus, cap + 8, cfg[(cap + 8) / 4] & 0xffff);
+		hermon_bus_cfg_write32(&hd->bus, cap + 0x10, cfg[(cap + 0x10) / 4] & 0xffff);
+	}
+	for (i = 0; i < HERMON_CFG_HEADER; i++)
+		if (i != HERMON_CFG_COMMAND)
 			hermon_bus_cfg_write32(&hd->bus, i * 4, cfg[i]);
+	hermon_bus_cfg_write32(&hd->bus, HERMON_CFG_COMMAND * 4, cfg[HERMON_CFG_COMMAND]);
 	hermon_cmd_reset(&hd->cmd);
 	hd->fatal = false;
 	return 0;

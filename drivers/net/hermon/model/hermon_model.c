@@ -281,8 +281,44 @@ hermon_model_cfg_write32(struct hermon_model *m, uint32_t off, uint32_t val)
 	/* identity dwords are read-only */
 	if (off != 0 && off != 8)
 		m->cfg[off / 4] = val;
+	if (m->cfg_log_n < RTE_DIM(m->cfg_log))
+		m->cfg_log[m->cfg_log_n++] = off;
 	pthread_mutex_unlock(&m->lock);
 	return 0;
+}
+
+uint32_t
+hermon_model_sem_read32(struct hermon_model *m)
+{
+	uint32_t v;
+
+	pthread_mutex_lock(&m->lock);
+	v = m->sem_held || m->sem_taken ? 1 : 0;
+	if (v == 0)
+		m->sem_taken = true;
+	pthread_mutex_unlock(&m->lock);
+	return v;
+}
+
+void
+hermon_model_sem_hold(struct hermon_model *m, bool held)
+{
+	pthread_mutex_lock(&m->lock);
+	m->sem_held = held;
+	pthread_mutex_unlock(&m->lock);
+}
+
+uint32_t
+hermon_model_cfg_writes(struct hermon_model *m, uint32_t *off, uint32_t max)
+{
+	uint32_t n, i;
+
+	pthread_mutex_lock(&m->lock);
+	n = m->cfg_log_n;
+	for (i = 0; i < n && i < max; i++)
+		off[i] = m->cfg_log[i];
+	pthread_mutex_unlock(&m->lock);
+	return n;
 }
 
 void

@@ -130,6 +130,16 @@ void *hermon_model_bar(struct hermon_model *m, unsigned int bar, size_t *len);
 /** PCI configuration space access (reads 0xffffffff while in reset). */
 int hermon_model_cfg_read32(struct hermon_model *m, uint32_t off, uint32_t *val);
 int hermon_model_cfg_write32(struct hermon_model *m, uint32_t off, uint32_t val);
+/*
+ * F27: a read of the HW semaphore (BAR0 0xf03fc) as a card answers it: 0
+ * takes it, then 1 until the next reset; the bus layer calls it for the
+ * read (plain BAR memory cannot answer a read). hermon_model_sem_hold()
+ * makes it read 1 (a flash update in progress).
+ */
+uint32_t hermon_model_sem_read32(struct hermon_model *m);
+void hermon_model_sem_hold(struct hermon_model *m, bool held);
+/* Config-space offsets written since the last reset, in order (count). */
+uint32_t hermon_model_cfg_writes(struct hermon_model *m, uint32_t *off, uint32_t max);
 
 /** Stop executing commands (the go bit stays set) until resumed or stepped. */
 void hermon_model_pause(struct hermon_model *m);

@@ -41,6 +41,15 @@ hm_fw_reset(struct hermon_model *m)
 	memset(m->mc_fltr, 0, sizeof(m->mc_fltr));
 	memset(m->port_mtu, 0, sizeof(m->port_mtu));
 	m->resets++;
+	/* F27: the reset frees the semaphore and clears the command register
+	 * and the BARs (the driver restores them) */
+	m->sem_taken = false;
+	m->cfg_log_n = 0;
+	m->cfg[1] &= 0xffff0000u;
+	m->cfg[4] = 0x0000000c;
+	m->cfg[5] = 0;
+	m->cfg[6] = 0x0000000c;
+	m->cfg[7] = 0;
 	m->log_pg_sz = m->conf.log_pg_sz;
 	hm_trace_reset(m);
 	/* the reset register reads back 0 once the device is out of reset */

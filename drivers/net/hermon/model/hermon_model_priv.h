@@ -126,6 +126,14 @@ struct hermon_model {
 	uint8_t *bar0;
 	uint8_t *bar2;
 	uint32_t cfg[64];
+	/*
+	 * F27: the HW semaphore at BAR0 0xf03fc (a read of 0 takes it, the
+	 * reset frees it; sem_held: a flash update holds it) and the config
+	 * dwords written since the last reset, in order.
+	 */
+	bool sem_taken, sem_held;
+	uint32_t cfg_log[128];
+	uint32_t cfg_log_n;
 
 	pthread_t thread;
 	pthread_mutex_t lock;        /* state below, against API callers */
