@@ -340,6 +340,10 @@ struct roce_pkt {
 	uint32_t paylen;
 	uint32_t roce_len;     /* BTH..ICRC, from UDP length */
 	uint32_t flags;        /* roce_opcode_flags() */
+	/* A chained frame (headers | payload | pad + ICRC): the pad and
+	 * ICRC, and the bytes from l3 in the first segment. NULL: linear. */
+	uint8_t *trailer;
+	uint32_t hdr_cov;
 	uint8_t ipv6;
 	uint8_t ecn;           /* IP ECN field (ROCE_ECN_*) */
 	uint8_t v1;            /* RoCEv1: l3 is the GRH */
