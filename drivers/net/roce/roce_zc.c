@@ -45,8 +45,10 @@ struct roce_zc {
 	uint32_t *slot_out;       /* frames held, per QP slot */
 	uint32_t *key_out;        /* frames held, per key slot */
 	uint64_t *wake;           /* QP slots whose frames came back, a bit each */
+	uint64_t *wake_sum;       /* words of wake with a bit set, a bit each */
 	uint32_t wake_words;
-	uint32_t wake_any;        /* some bit of wake is set */
+	uint32_t sum_words;
+	uint32_t wake_any;        /* some bit of wake_sum is set */
 	uint32_t out;             /* frames held in all */
 	uint8_t iova_va;          /* IOVA is the virtual address */
 	struct roce_zc_ref ref[ROCE_ZC_REFS];
@@ -78,7 +80,7 @@ roce_zc_setup(struct roce_dev *dev)
 	char name[RTE_RING_NAMESIZE];
 	struct roce_zc *zc;
 	uint32_t slots = dev->qp_slot_mask + 1, i;
-	size_t words = (slots + 63) / 64;
+	size_t words = (slots + 63) / 64, sums = (words + 63) / 64;
 
 	dev->xst.zc_active = 0;
 	if (dev->cfg.zc == 0)
@@ -103,14 +105,17 @@ roce_zc_setup(struct roce_dev *dev)
 					 dev->pdev->socket_id);
 	zc->wake = rte_zmalloc_socket("roce_zc_wake", words * sizeof(uint64_t), 0,
 				      dev->pdev->socket_id);
+	zc->wake_sum = rte_zmalloc_socket("roce_zc_wsum", sums * sizeof(uint64_t), 0,
+					  dev->pdev->socket_id);
 	snprintf(name, sizeof(name), "roce_zc_%u", __atomic_add_fetch(&zc_gen, 1,
 								      __ATOMIC_RELAXED));
 	/* Any lcore returns references (multi-producer), the engine takes them. */
 	zc->free = rte_ring_create(name, ROCE_ZC_REFS, dev->pdev->socket_id,
 				   RING_F_SC_DEQ | RING_F_EXACT_SZ);
 	if (zc->slot_out == NULL || zc->key_out == NULL || zc->wake == NULL ||
-	    zc->free == NULL) {
+	    zc->wake_sum == NULL || zc->free == NULL) {
 		rte_ring_free(zc->free);
+		rte_free(zc->wake_sum);
 		rte_free(zc->wake);
 		rte_free(zc->key_out);
 		rte_free(zc->slot_out);
@@ -118,6 +123,7 @@ roce_zc_setup(struct roce_dev *dev)
 		return -ENOMEM;
 	}
 	zc->wake_words = (uint32_t)words;
+	zc->sum_words = (uint32_t)sums;
 	zc->iova_va = rte_eal_iova_mode() == RTE_IOVA_VA;
 	for (i = 0; i < ROCE_ZC_REFS; i++) {
 		zc->ref[i].zc = zc;
@@ -144,6 +150,7 @@ roce_zc_fini(struct roce_dev *dev)
 		return;
 	}
 	rte_ring_free(zc->free);
+	rte_free(zc->wake_sum);
 	rte_free(zc->wake);
 	rte_free(zc->key_out);
 	rte_free(zc->slot_out);
@@ -164,7 +171,10 @@ zc_free_cb(void *addr __rte_unused, void *opaque)
 		__atomic_fetch_sub(r->wqe_out, 1, __ATOMIC_RELEASE);
 	__atomic_fetch_sub(&zc->key_out[r->key], 1, __ATOMIC_RELEASE);
 	__atomic_fetch_sub(&zc->slot_out[slot], 1, __ATOMIC_RELEASE);
-	__atomic_fetch_or(&zc->wake[slot >> 6], RTE_BIT64(slot & 63), __ATOMIC_RELEASE);
+	if (__atomic_fetch_or(&zc->wake[slot >> 6], RTE_BIT64(slot & 63),
+			      __ATOMIC_RELEASE) == 0)
+		__atomic_fetch_or(&zc->wake_sum[slot >> 12], RTE_BIT64((slot >> 6) & 63),
+				  __ATOMIC_RELEASE);
 	__atomic_store_n(&zc->wake_any, 1, __ATOMIC_RELEASE);
 	__atomic_fetch_sub(&zc->out, 1, __ATOMIC_RELEASE);
 	/* Last: once queued the engine may reuse it. Never full (sized). */
@@ -175,23 +185,30 @@ void
 roce_zc_wake(struct roce_dev *dev)
 {
 	struct roce_zc *zc = dev->zc;
-	uint64_t bits;
-	uint32_t w;
+	uint64_t sum, bits;
+	uint32_t s, w;
 
 	/* acquire: pairs with the callback's release */
 	if (likely(zc == NULL) ||
 	    __atomic_load_n(&zc->wake_any, __ATOMIC_ACQUIRE) == 0)
 		return;
 	__atomic_store_n(&zc->wake_any, 0, __ATOMIC_RELAXED);
-	for (w = 0; w < zc->wake_words; w++) {
-		if (__atomic_load_n(&zc->wake[w], __ATOMIC_RELAXED) == 0)
+	/* Only the words the summary marks: a wake costs the same with
+	 * thousands of QPs. */
+	for (s = 0; s < zc->sum_words; s++) {
+		if (__atomic_load_n(&zc->wake_sum[s], __ATOMIC_RELAXED) == 0)
 			continue;
-		bits = __atomic_exchange_n(&zc->wake[w], 0, __ATOMIC_ACQUIRE);
-		/* as roce_qp_wake: the step runs the marked QPs */
-		if (bits != 0 && __atomic_fetch_or(&dev->qp_act[w], bits,
-						   __ATOMIC_RELEASE) == 0)
-			__atomic_fetch_or(&dev->qp_act_sum[w >> 6], RTE_BIT64(w & 63),
-					  __ATOMIC_RELEASE);
+		sum = __atomic_exchange_n(&zc->wake_sum[s], 0, __ATOMIC_ACQUIRE);
+		while (sum != 0) {
+			w = s * 64 + (uint32_t)rte_bsf64(sum);
+			sum &= sum - 1;
+			bits = __atomic_exchange_n(&zc->wake[w], 0, __ATOMIC_ACQUIRE);
+			/* as roce_qp_wake: the step runs the marked QPs */
+			if (bits != 0 && __atomic_fetch_or(&dev->qp_act[w], bits,
+							   __ATOMIC_RELEASE) == 0)
+				__atomic_fetch_or(&dev->qp_act_sum[w >> 6], RTE_BIT64(w & 63),
+						  __ATOMIC_RELEASE);
+		}
 	}
 }
 
