@@ -258,14 +258,14 @@ roce_zc_frame_send(struct roce_dev *dev, struct roce_qp *qp, struct rte_mbuf *m,
 	if (rte_ring_sc_dequeue(zc->free, (void **)&r) != 0)
 		return -ENOBUFS;
 	if (rte_pktmbuf_alloc_bulk(dev->mp, seg, 2) != 0) {
-		rte_ring_sp_enqueue(zc->free, r);
+		rte_ring_mp_enqueue(zc->free, r);
 		dev->st.drop.tx_no_mbuf++;
 		return -ENOBUFS;
 	}
 	iova = zc->iova_va ? (rte_iova_t)va : rte_mem_virt2iova((void *)(uintptr_t)va);
 	if (unlikely(iova == RTE_BAD_IOVA)) {
 		rte_pktmbuf_free_bulk(seg, 2);
-		rte_ring_sp_enqueue(zc->free, r);
+		rte_ring_mp_enqueue(zc->free, r);
 		return -ENOBUFS;
 	}
 	kslot = (uint32_t)(k - dev->keys);
