@@ -66,6 +66,14 @@ else
 	rc=1
 fi
 
+# Soft provider: instructions per round trip, message and byte (callgrind).
+echo "=== bench/profile.sh"
+if command -v valgrind >/dev/null; then
+	N=${PROFILE_N:-500} "$dir/profile.sh" || rc=1
+else
+	echo "bench: profile needs valgrind" >&2
+fi
+
 # Healthy-QP throughput under a garbage flood on the same port.
 echo "=== bench/flood.sh"
 md=$OUT/flood.md

@@ -80,20 +80,20 @@ check_pcap(const char *path, unsigned int *ops_seen)
 	return n;
 }
 
+/* @extra: more devargs of both sides (the transmit path). */
 static void
-test_pcap_valid(void **state)
+pcap_valid(const char *extra)
 {
-	char p0[64], p1[64], a0[128], a1[128];
+	char p0[64], p1[64], a0[192], a1[192];
 	unsigned int seen[32] = { 0 };
 	struct t_side s[2];
 	struct prdma_wc wc;
 	uint64_t v = 1;
 
-	(void)state;
 	snprintf(p0, sizeof(p0), "/tmp/roce_test_%d_0.pcap", (int)getpid());
 	snprintf(p1, sizeof(p1), "/tmp/roce_test_%d_1.pcap", (int)getpid());
-	snprintf(a0, sizeof(a0), "roce:ring=pc1,side=0,pcap=%s", p0);
-	snprintf(a1, sizeof(a1), "roce:ring=pc1,side=1,pcap=%s", p1);
+	snprintf(a0, sizeof(a0), "roce:ring=pc1,side=0,pcap=%s%s", p0, extra);
+	snprintf(a1, sizeof(a1), "roce:ring=pc1,side=1,pcap=%s%s", p1, extra);
 	t_pair_open(s, a0, a1);
 	t_pair_connect(s, PRDMA_QPT_RC, 0);
 	/* Odd lengths exercise the pad bytes. */
@@ -141,6 +141,29 @@ test_pcap_valid(void **state)
 }
 
 static void
+test_pcap_valid(void **state)
+{
+	(void)state;
+	pcap_valid("");
+}
+
+/* Every payload zero-copy (chained frames): captured whole, ICRC right. */
+static void
+test_pcap_valid_zc(void **state)
+{
+	(void)state;
+	pcap_valid(",zc=1,zc_min=1");
+}
+
+/* Every payload copied into its frame. */
+static void
+test_pcap_valid_copy(void **state)
+{
+	(void)state;
+	pcap_valid(",zc=0");
+}
+
+static void
 test_pcap_bad_path(void **state)
 {
 	(void)state;
@@ -153,6 +176,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pcap_valid),
+		cmocka_unit_test(test_pcap_valid_zc),
+		cmocka_unit_test(test_pcap_valid_copy),
 		cmocka_unit_test(test_pcap_bad_path),
 	};
 

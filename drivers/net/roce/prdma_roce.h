@@ -73,6 +73,9 @@ struct prdma_roce_stats {
 	uint64_t neigh_kernel;    /**< MACs read from the kernel's neighbour table */
 	uint64_t neigh_ignored;   /**< ARP about us not learnt: unsolicited, or from
 				   *   an address neither cached nor being resolved */
+	uint64_t zc_active;       /**< 1: payloads of zc_min= bytes and more leave
+				   *   from the registered memory (zero-copy) */
+	uint64_t zc_frames;       /**< frames sent zero-copy */
 };
 
 /** Read the provider's statistics. @return 0 or -ENODEV/-EINVAL. */

@@ -75,6 +75,9 @@ extern int roce_logtype;
 #define ROCE_TX_STASH       32            /* mbufs allocated ahead for frames */
 #define ROCE_IDLE_TSC_STEPS 8             /* idle steps between timer checks */
 #define ROCE_PEER_IDLE_DIV  20000         /* a side idle for 1/20000 s = 50 us */
+#define ROCE_ZC_REFS        4096          /* zero-copy frames in flight per device */
+#define ROCE_ZC_MIN_DEFAULT 1024          /* payloads from this size leave zero-copy */
+#define ROCE_ZC_WAIT_MS     100           /* dereg/destroy wait for held frames */
 
 /* ------------------------------------------------------------------ */
 /* Configuration (roce_args.c)                                         */
@@ -105,6 +108,8 @@ struct roce_cfg {
 	uint8_t mcast_loop;       /* own multicast sends reach own QPs */
 	uint8_t igmp;             /* send IGMPv2/MLDv2 membership reports */
 	uint32_t max_qp;          /* QPs the device holds (QP table size) */
+	uint8_t zc;               /* 0 copy, 1 zero-copy (or fail), 2 if the port can */
+	uint32_t zc_min;          /* smallest payload sent zero-copy */
 };
 
 /* The keys accepted in devargs (NULL terminated). */
@@ -426,6 +431,9 @@ struct roce_swqe {
 	uint32_t bind_rkey;
 	uint32_t bind_access;
 	uint8_t *inl;             /* inline data area of this slot */
+	/* Zero-copy frames of this WQE the port still holds (atomic: the
+	 * ethdev's release decrements it, on any lcore); it completes at 0. */
+	uint32_t zc_out;
 	struct prdma_sge sge[ROCE_MAX_SGE];
 };
 
@@ -709,6 +717,7 @@ struct roce_dev {
 	struct rte_mbuf *tx_stash[ROCE_TX_STASH];
 	uint32_t tx_stash_len;
 	struct rte_ring *loop;    /* frames this device sent to itself */
+	struct roce_zc *zc;       /* zero-copy transmit (roce_zc.c), NULL: copy */
 
 	struct roce_pcap *pcap;
 	pthread_t thread;
@@ -784,6 +793,9 @@ struct rte_mbuf *roce_frame_start(struct roce_dev *dev,
  * Finish a frame whose transport part (BTH..payload, without pad) is
  * @tlen bytes: pad, lengths, checksums, ICRC; then queue it for sending.
  */
+/* Queue a finished frame @m (counted, captured, faults applied). */
+void roce_frame_stage(struct roce_dev *dev, struct rte_mbuf *m,
+		      const struct roce_path *path);
 void roce_frame_send(struct roce_dev *dev, struct rte_mbuf *m,
 		     const struct roce_path *path, uint32_t tlen);
 
@@ -833,6 +845,39 @@ int roce_sge_copy_out(struct roce_dev *dev, struct prdma_pd *pd,
 int roce_sge_copy_in(struct roce_dev *dev, struct prdma_pd *pd,
 		     const struct prdma_sge *sge, uint32_t nsge, uint32_t off,
 		     const uint8_t *src, uint32_t len);
+
+/* roce_zc.c: zero-copy transmit */
+struct roce_zc;
+/* At probe: zero-copy when cfg.zc allows and the port takes chains. */
+int roce_zc_setup(struct roce_dev *dev);
+void roce_zc_fini(struct roce_dev *dev);
+/* In a step: mark the QPs whose frames the port released. */
+void roce_zc_wake(struct roce_dev *dev);
+/*
+ * Send @pay bytes at @va (inside @k's MR, checked) after the @hlen bytes
+ * of transport headers already in @m, without copying them. -ENOBUFS: no
+ * reference or mbuf now, @m untouched (copy instead).
+ */
+int roce_zc_frame_send(struct roce_dev *dev, struct roce_qp *qp, struct rte_mbuf *m,
+		       const struct roce_path *path, uint32_t hlen, uint64_t va,
+		       uint32_t pay, const struct roce_key *k, uint32_t *wqe_out);
+/* Zero-copy frames held by the port, per QP slot and per key slot. */
+uint32_t roce_zc_slot_held(const struct roce_dev *dev, uint32_t slot);
+uint32_t roce_zc_key_held(const struct roce_dev *dev, uint32_t key_slot);
+/* Wait (stepping the engine) until held(idx) is 0: 0, or -EBUSY. */
+int roce_zc_wait(struct roce_dev *dev, uint32_t (*held)(const struct roce_dev *, uint32_t),
+		 uint32_t idx);
+/* Parse a chained frame of ours (headers | payload | pad + ICRC). */
+enum roce_rx_verdict roce_zc_rx_parse(struct rte_mbuf *m, struct roce_pkt *pkt);
+/* Ring link: frames to a peer that left are dropped (their refs return). */
+void roce_link_drain_orphan(struct roce_dev *dev);
+
+/* Whether @pay bytes of @qp's packet may leave zero-copy. */
+static inline bool
+roce_zc_wanted(const struct roce_dev *dev, uint32_t pay)
+{
+	return dev->zc != NULL && pay >= dev->cfg.zc_min;
+}
 
 /* roce_cc.c: congestion notification and reaction */
 /* A CNP arrived for @qp: cut its rate. */

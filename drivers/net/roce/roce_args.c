@@ -34,6 +34,8 @@
 #define ROCE_ARG_MCAST_LOOP "mcast_loop"
 #define ROCE_ARG_IGMP     "igmp"
 #define ROCE_ARG_MAX_QP   "max_qp"
+#define ROCE_ARG_ZC       "zc"
+#define ROCE_ARG_ZC_MIN   "zc_min"
 
 /* Fault keys: <dir>_<kind>, in the order of the public enums. */
 static const char *const fault_keys[PRDMA_ROCE_FAULT_DIR_NB][PRDMA_ROCE_FAULT_KIND_NB] = {
@@ -46,7 +48,7 @@ const char *const roce_args_keys[] = {
 	ROCE_ARG_MTU, ROCE_ARG_PCAP, ROCE_ARG_PROGRESS, ROCE_ARG_NAME,
 	ROCE_ARG_BURST, ROCE_ARG_IFACE, ROCE_ARG_VERSION, ROCE_ARG_ECN, ROCE_ARG_CC,
 	ROCE_ARG_CNP_US, ROCE_ARG_SEED, ROCE_ARG_DELAY_US, ROCE_ARG_ACK_US, ROCE_ARG_MCAST_LOOP, ROCE_ARG_IGMP,
-	ROCE_ARG_MAX_QP,
+	ROCE_ARG_MAX_QP, ROCE_ARG_ZC, ROCE_ARG_ZC_MIN,
 	"tx_drop", "tx_dup", "tx_reorder", "tx_corrupt", "tx_delay", "tx_ce",
 	"rx_drop", "rx_dup", "rx_reorder", "rx_corrupt", "rx_delay", "rx_ce",
 	NULL,
@@ -296,6 +298,37 @@ arg_delay_us(const char *key, const char *value, void *opaque)
 	return 0;
 }
 
+/* zc=0 copies every payload into its frame, zc=1 insists on zero-copy
+ * transmit (the probe fails where the port cannot take chained mbufs),
+ * zc=auto (the default) uses it where the port can. */
+static int
+arg_zc(const char *key, const char *value, void *opaque)
+{
+	struct roce_cfg *cfg = opaque;
+	uint64_t v;
+
+	if (strcmp(value, "auto") == 0) {
+		cfg->zc = 2;
+		return 0;
+	}
+	if (prdma_args_parse_u64("roce", key, value, 0, 1, &v) < 0)
+		return -EINVAL;
+	cfg->zc = (uint8_t)v;
+	return 0;
+}
+
+static int
+arg_zc_min(const char *key, const char *value, void *opaque)
+{
+	struct roce_cfg *cfg = opaque;
+	uint64_t v;
+
+	if (prdma_args_parse_u64("roce", key, value, 1, 65536, &v) < 0)
+		return -EINVAL;
+	cfg->zc_min = (uint32_t)v;
+	return 0;
+}
+
 /* The QP table is allocated at probe: a bound keeps a typo from asking for
  * gigabytes, and QPNs keep enough bits above the slot index to vary. */
 static int
@@ -357,6 +390,8 @@ static const struct {
 	{ ROCE_ARG_SEED, arg_seed },
 	{ ROCE_ARG_DELAY_US, arg_delay_us },
 	{ ROCE_ARG_MAX_QP, arg_max_qp },
+	{ ROCE_ARG_ZC, arg_zc },
+	{ ROCE_ARG_ZC_MIN, arg_zc_min },
 	{ "tx_drop", arg_fault }, { "tx_dup", arg_fault }, { "tx_reorder", arg_fault },
 	{ "tx_corrupt", arg_fault }, { "tx_delay", arg_fault }, { "tx_ce", arg_fault },
 	{ "rx_drop", arg_fault }, { "rx_dup", arg_fault }, { "rx_reorder", arg_fault },
@@ -408,6 +443,8 @@ roce_args_parse(const char *args, struct roce_cfg *cfg)
 	cfg->fault_delay_us = 100;
 	cfg->mcast_loop = 1;
 	cfg->max_qp = ROCE_DEFAULT_MAX_QP;
+	cfg->zc = 2;
+	cfg->zc_min = ROCE_ZC_MIN_DEFAULT;
 	kv = prdma_args_parse("roce", args, roce_args_keys);
 	if (kv == NULL)
 		return -EINVAL;

@@ -228,6 +228,21 @@ roce_crc32_paths(unsigned int allow)
 }
 
 uint32_t
+roce_crc32_update(uint32_t crc, const uint8_t *p, uint32_t len)
+{
+#ifdef RTE_ARCH_X86_64
+	if (likely(crc_fold_wide) && len >= 256)
+		return crc_fold16(crc, p, len);
+	if (likely(crc_fold) && len >= 64)
+		return crc_fold4(crc, p, len);
+	if (likely(crc_fold) && len >= 16)
+		return crc_fold1(crc, p, len);
+#endif
+	/* rte_net_crc takes no running value: the table, on such CPUs. */
+	return crc_bytes(crc, p, len);
+}
+
+uint32_t
 roce_crc32(const uint8_t *p, uint32_t len)
 {
 	uint32_t crc = 0xffffffffu;

@@ -99,6 +99,9 @@ port_setup(struct roce_dev *dev)
 		return ret;
 	if (port_is_started(dev->port_id))
 		return 1; /* started by the application: use its queue 0 */
+	/* Zero-copy transmit sends chains (roce_zc.c): where the PMD can. */
+	if (dev->cfg.zc != 0 && (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS))
+		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
 	ret = rte_eth_dev_configure(dev->port_id, 1, 1, &conf);
 	if (ret < 0) {
 		ROCE_LOG(ERR, "port %u: configure: %s", dev->port_id, rte_strerror(-ret));
@@ -157,6 +160,8 @@ dev_free(struct roce_dev *dev)
 		if (dev->own_mp)
 			rte_mempool_free(dev->mp);
 	}
+	/* After the port and the link: what they still held is back. */
+	roce_zc_fini(dev);
 	roce_qp_table_fini(dev);
 	rte_free(dev->keys);
 	rte_free(dev);
@@ -355,6 +360,9 @@ roce_probe(struct prdma_dev *pdev, const char *args)
 		goto err;
 	dev->active_mtu = dev->cfg.mtu != 0 ? RTE_MIN(dev->cfg.mtu, dev->max_mtu) :
 		dev->max_mtu;
+	ret = roce_zc_setup(dev);
+	if (ret < 0)
+		goto err;
 	line_rate(dev);
 	faults_from_args(dev);
 	dev->ack_delay_tsc = (uint64_t)dev->cfg.ack_delay_us * dev->tsc_hz / 1000000;
@@ -395,9 +403,9 @@ roce_probe(struct prdma_dev *pdev, const char *args)
 		if (ret < 0)
 			goto err;
 	}
-	ROCE_LOG(INFO, "%s: port %u, %s mode, active MTU %u", pdev->name,
+	ROCE_LOG(INFO, "%s: port %u, %s mode, active MTU %u, %s transmit", pdev->name,
 		 dev->port_id, dev->link != NULL ? "ring" : "port",
-		 prdma_mtu_bytes(dev->active_mtu));
+		 prdma_mtu_bytes(dev->active_mtu), dev->zc != NULL ? "zero-copy" : "copy");
 	return 0;
 err:
 	dev_free(dev);

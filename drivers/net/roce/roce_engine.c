@@ -140,6 +140,15 @@ crc_done:
 	}
 	m->data_len = (uint16_t)len;
 	m->pkt_len = len;
+	roce_frame_stage(dev, m, path);
+}
+
+void
+roce_frame_stage(struct roce_dev *dev, struct rte_mbuf *m, const struct roce_path *path)
+{
+	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+	uint32_t len = m->pkt_len;
+
 	dev->st.dev[PRDMA_DEV_CNT_RDMA_OUT_FRAMES]++;
 	dev->st.dev[PRDMA_DEV_CNT_RDMA_OUT_OCTETS] += len + RTE_ETHER_CRC_LEN;
 	if (dev->pcap != NULL)
@@ -229,13 +238,11 @@ roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m)
 
 	if (dev->pcap != NULL)
 		roce_pcap_write(dev->pcap, m);
-	/* One segment: a chained frame is not something we sent or accept. */
-	if (m->nb_segs != 1) {
-		dev->st.drop.malformed++;
-		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
-		return;
-	}
-	v = roce_pkt_parse_hdr(rte_pktmbuf_mtod(m, uint8_t *), m->data_len, &pkt);
+	/* A chain only as zero-copy transmit builds it (roce_zc.c). */
+	if (likely(m->nb_segs == 1))
+		v = roce_pkt_parse_hdr(rte_pktmbuf_mtod(m, uint8_t *), m->data_len, &pkt);
+	else
+		v = roce_zc_rx_parse(m, &pkt);
 	switch (v) {
 	case ROCE_RX_OK:
 		break;
@@ -685,6 +692,8 @@ roce_engine_step(struct roce_dev *dev)
 	 * must not leave the sender waiting for an ACK until it retries out.
 	 */
 	work = rx_burst(dev);
+	/* QPs whose zero-copy frames the port let go: completions to give. */
+	roce_zc_wake(dev);
 	/*
 	 * Reading the TSC costs about a third of an idle step. A step that
 	 * received reads it in rx_burst, one with QPs to run reads it here;

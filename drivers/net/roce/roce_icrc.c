@@ -12,8 +12,8 @@
 
 #include "roce_wire.h"
 
-uint32_t
-roce_icrc(uint8_t *l3, uint32_t len, int ipv6)
+static uint32_t
+icrc_v2(uint8_t *l3, uint32_t len, int ipv6)
 {
 	uint8_t save_lrh[8], save_l3[8], save_udp[2], save_bth4;
 	uint8_t *pre = l3 - 8, *udp, *bth;
@@ -50,7 +50,7 @@ roce_icrc(uint8_t *l3, uint32_t len, int ipv6)
 	save_bth4 = bth[4];
 	bth[4] = 0xff;
 
-	crc = roce_crc32(pre, len + 8);
+	crc = roce_crc32_update(0xffffffffu, pre, len + 8);
 
 	bth[4] = save_bth4;
 	udp[6] = save_udp[0];
@@ -67,8 +67,8 @@ roce_icrc(uint8_t *l3, uint32_t len, int ipv6)
 	return crc;
 }
 
-uint32_t
-roce_icrc_v1(uint8_t *grh, uint32_t len)
+static uint32_t
+icrc_v1(uint8_t *grh, uint32_t len)
 {
 	uint8_t save_lrh[8], save_grh[8], save_bth4;
 	uint8_t *pre = grh - 8, *bth = grh + ROCE_GRH_LEN;
@@ -87,9 +87,27 @@ roce_icrc_v1(uint8_t *grh, uint32_t len)
 	grh[3] = 0xff;
 	grh[7] = 0xff;
 	bth[4] = 0xff;
-	crc = roce_crc32(pre, len + 8);
+	crc = roce_crc32_update(0xffffffffu, pre, len + 8);
 	bth[4] = save_bth4;
 	memcpy(grh, save_grh, 8);
 	memcpy(pre, save_lrh, 8);
 	return crc;
+}
+
+uint32_t
+roce_icrc_start(uint8_t *l3, uint32_t len, int ipv6, int v1)
+{
+	return v1 ? icrc_v1(l3, len) : icrc_v2(l3, len, ipv6);
+}
+
+uint32_t
+roce_icrc(uint8_t *l3, uint32_t len, int ipv6)
+{
+	return ~icrc_v2(l3, len, ipv6);
+}
+
+uint32_t
+roce_icrc_v1(uint8_t *grh, uint32_t len)
+{
+	return ~icrc_v1(grh, len);
 }

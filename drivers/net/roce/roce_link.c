@@ -217,3 +217,22 @@ roce_link_stepped(struct roce_dev *dev, uint64_t now)
 	    (int64_t)(dev->tsc_hz / (4 * ROCE_PEER_IDLE_DIV)))
 		__atomic_store_n(ts, now, __ATOMIC_RELAXED);
 }
+
+/*
+ * Frames this side sent to a peer that has left wait in a ring nobody reads
+ * until the link goes: drop them, so that their zero-copy references come
+ * back (a QP destroy or MR dereg waits for them).
+ */
+void
+roce_link_drain_orphan(struct roce_dev *dev)
+{
+	struct roce_link *l = dev->link;
+
+	if (l == NULL)
+		return;
+	pthread_mutex_lock(&links_lock);
+	/* Our tx ring is the peer's rx ring: its only reader is absent. */
+	if (__atomic_load_n(&l->dev[1 - dev->side], __ATOMIC_ACQUIRE) == NULL)
+		ring_drain(l->ring[1 - dev->side]);
+	pthread_mutex_unlock(&links_lock);
+}

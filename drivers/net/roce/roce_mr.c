@@ -87,6 +87,16 @@ roce_mr_dereg(struct prdma_mr *pmr)
 	struct roce_dev *dev = roce_dev_of(pmr->dev);
 	struct roce_key *k = &dev->keys[mr->slot];
 
+	/*
+	 * The port may still read the region through zero-copy frames (sent
+	 * by WQEs not yet completed, or READ responses): wait for them a
+	 * moment, stepping the engine, then refuse.
+	 */
+	if (roce_zc_wait(dev, roce_zc_key_held, mr->slot) < 0) {
+		ROCE_LOG(ERR, "%s: MR 0x%x: %u zero-copy frame(s) from it still held by the "
+			 "port", pmr->dev->name, pmr->lkey, roce_zc_key_held(dev, mr->slot));
+		return -EBUSY;
+	}
 	roce_engine_lock(dev);
 	if (k->binds != 0) {
 		roce_engine_unlock(dev);

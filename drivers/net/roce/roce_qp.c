@@ -417,6 +417,12 @@ roce_qp_flush(struct roce_qp *qp)
 	while (qp->sq_tail != head) {
 		struct roce_swqe *w = &qp->sq[qp->sq_tail & qp->sq_mask];
 
+		/* In ERR (nothing is sent): not before its zero-copy frames are
+		 * released (acquire: pairs with their release; their callback
+		 * wakes the QP and the next step flushes on). */
+		if (qp->base.state == PRDMA_QPS_ERR &&
+		    __atomic_load_n(&w->zc_out, __ATOMIC_ACQUIRE) != 0)
+			break;
 		flush_wc(qp, qp->scq, w->wr_id, roce_wc_opcode(w->opcode));
 		qp->sq_tail++;
 	}
@@ -611,6 +617,23 @@ roce_qp_destroy(struct prdma_qp *pqp)
 	uint32_t w = qp->slot >> 6;
 
 	roce_engine_lock(dev);
+	/*
+	 * Zero-copy frames still held by the port point into this QP's send
+	 * queue (their WQE's count): send nothing more, wait for them
+	 * (stepping the engine), and refuse rather than free memory under them.
+	 */
+	if (roce_zc_slot_held(dev, qp->slot) != 0) {
+		qp->tx_halt = 1;
+		qp->out_tail = qp->out_head;
+		roce_engine_unlock(dev);
+		if (roce_zc_wait(dev, roce_zc_slot_held, qp->slot) < 0) {
+			ROCE_LOG(ERR, "%s: QP 0x%x: %u zero-copy frame(s) still held by the "
+				 "port", dev->pdev->name, pqp->qp_num,
+				 roce_zc_slot_held(dev, qp->slot));
+			return -EBUSY;
+		}
+		roce_engine_lock(dev);
+	}
 	if (pqp->state != PRDMA_QPS_RESET)
 		roce_qp_flush(qp);
 	/* The slot and its marks are this QP's only while it holds the slot. */

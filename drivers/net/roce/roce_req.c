@@ -133,7 +133,9 @@ roce_req_complete(struct roce_qp *qp)
 	while (tail != qp->sq_next) {
 		struct roce_swqe *w = &qp->sq[tail & qp->sq_mask];
 
-		if (!w->done)
+		/* acquire: pairs with the port's release of zero-copy frames,
+		 * which read the buffer this completion hands back */
+		if (!w->done || __atomic_load_n(&w->zc_out, __ATOMIC_ACQUIRE) != 0)
 			break;
 		if (w->status != PRDMA_WC_SUCCESS) {
 			wqe_wc(qp, w, (enum prdma_wc_status)w->status);
@@ -210,6 +212,32 @@ rewind_to(struct roce_qp *qp, uint32_t psn)
 		qp->sq_psn = psn;
 		break;
 	}
+}
+
+/*
+ * The packet's @pay bytes at qp->sq_off straight from the MR, when they lie
+ * in one SGE (a packet across SGEs is copied). -EACCES: the lkey does not
+ * grant them, as the copy would find.
+ */
+static int
+zc_send(struct roce_qp *qp, struct roce_swqe *w, struct rte_mbuf *m,
+	const struct roce_path *path, uint32_t hlen, uint32_t pay)
+{
+	struct roce_dev *dev = qp->rdev;
+	uint32_t i, off = qp->sq_off;
+	struct roce_key *k = NULL;
+	uint64_t va;
+
+	for (i = 0; i < w->num_sge && off >= w->sge[i].length; i++)
+		off -= w->sge[i].length;
+	if (i == w->num_sge || w->sge[i].length - off < pay)
+		return -ENOBUFS;
+	va = w->sge[i].addr + off;
+	if (roce_key_check(dev, w->sge[i].lkey, qp->base.pd, 0, va, pay, 0, 0, &k) < 0)
+		return -EACCES;
+	if (k == NULL)
+		return -ENOBUFS; /* the DMA MR: no key slot to account it to */
+	return roce_zc_frame_send(dev, qp, m, path, hlen, va, pay, k, &w->zc_out);
 }
 
 /* Build and queue one packet of @w at byte offset qp->sq_off. */
@@ -326,6 +354,17 @@ send_packet(struct roce_qp *qp, struct roce_swqe *w)
 	if (m == NULL)
 		return -ENOBUFS;
 	hlen = roce_hdr_encode(p, &bth, &ext);
+	if (pay != 0 && !(w->flags & ROCE_SWQE_INLINE) && roce_zc_wanted(dev, pay) &&
+	    qp->base.qp_type != PRDMA_QPT_UD) {
+		ret = zc_send(qp, w, m, path, hlen, pay);
+		if (ret == 0)
+			goto sent;
+		if (ret != -ENOBUFS) {
+			rte_pktmbuf_free(m);
+			return ret;
+		}
+		/* no reference or mbuf for it now: copy this one */
+	}
 	if (pay != 0) {
 		if (w->flags & ROCE_SWQE_INLINE) {
 			memcpy(p + hlen, w->inl + qp->sq_off, pay);
@@ -339,6 +378,7 @@ send_packet(struct roce_qp *qp, struct roce_swqe *w)
 		}
 	}
 	roce_frame_send(dev, m, path, hlen + pay);
+sent:
 	qp->cnt[PRDMA_QP_CNT_TX_PACKETS]++;
 	qp->cnt[PRDMA_QP_CNT_TX_BYTES] += pay;
 	if (roce_psn_cmp(psn, qp->max_psn) < 0) {

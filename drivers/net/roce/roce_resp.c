@@ -679,10 +679,12 @@ tx_read(struct roce_qp *qp, struct roce_out *o)
 	unsigned int hlen;
 	uint8_t *p, op;
 
+	struct roce_key *k = NULL;
+
 	/* The MR may have gone since the request: check again before reading. */
 	if (pay != 0 && roce_key_check(qp->rdev, o->rkey, qp->base.pd, qp->base.qp_num,
 				       o->va + o->off, pay, PRDMA_ACCESS_REMOTE_READ, 1,
-				       NULL) < 0) {
+				       &k) < 0) {
 		o->kind = ROCE_OUT_ACK;
 		o->syndrome = ROCE_NAK_REM_ACCESS;
 		return 0;
@@ -707,9 +709,14 @@ tx_read(struct roce_qp *qp, struct roce_out *o)
 	ext.syndrome = ROCE_AETH_ACK_NOCREDIT;
 	ext.msn = o->msn;
 	hlen = roce_hdr_encode(p, &bth, &ext);
-	if (pay != 0)
-		memcpy(p + hlen, (const void *)(uintptr_t)(o->va + o->off), pay);
-	roce_frame_send(qp->rdev, m, &qp->path, hlen + pay);
+	/* From the MR itself when the port takes chains (no WQE to hold). */
+	if (k == NULL || !roce_zc_wanted(qp->rdev, pay) ||
+	    roce_zc_frame_send(qp->rdev, qp, m, &qp->path, hlen, o->va + o->off, pay, k,
+			       NULL) != 0) {
+		if (pay != 0)
+			memcpy(p + hlen, (const void *)(uintptr_t)(o->va + o->off), pay);
+		roce_frame_send(qp->rdev, m, &qp->path, hlen + pay);
+	}
 	o->off += pay;
 	o->psn = roce_psn_add(o->psn, 1);
 	return last;

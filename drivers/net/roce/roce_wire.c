@@ -253,8 +253,17 @@ parse_transport(struct roce_pkt *pkt)
 enum roce_rx_verdict
 roce_pkt_icrc_check(const struct roce_pkt *pkt)
 {
-	uint32_t covered, got, want;
+	uint32_t covered, got, want, pad;
 
+	if (pkt->trailer != NULL) {
+		/* Chained: the headers' register, on over payload and pad. */
+		pad = (pkt->bth_p[1] >> 4) & 3;
+		want = roce_icrc_start(pkt->l3, pkt->hdr_cov, pkt->ipv6 && !pkt->v1, pkt->v1);
+		want = roce_crc32_update(want, pkt->payload, pkt->paylen);
+		want = ~roce_crc32_update(want, pkt->trailer, pad);
+		got = roce_get32(pkt->trailer + pad);
+		return got == rte_bswap32(want) ? ROCE_RX_OK : ROCE_RX_BAD_ICRC;
+	}
 	covered = (uint32_t)(pkt->bth_p - pkt->l3) + pkt->roce_len - ROCE_ICRC_LEN;
 	want = pkt->v1 ? roce_icrc_v1(pkt->l3, covered) :
 		roce_icrc(pkt->l3, covered, pkt->ipv6);
@@ -304,6 +313,8 @@ roce_pkt_parse_hdr(uint8_t *frame, uint32_t len, struct roce_pkt *pkt)
 	uint16_t etype;
 	uint8_t *l3, *udp;
 
+	pkt->trailer = NULL;
+	pkt->hdr_cov = 0;
 	if (len < ROCE_ETH_LEN)
 		return ROCE_RX_MALFORMED;
 	etype = roce_get16(frame + 12);

@@ -295,6 +295,21 @@ uint32_t roce_icrc(uint8_t *l3, uint32_t len, int ipv6);
 uint32_t roce_crc32(const uint8_t *p, uint32_t len);
 
 /*
+ * The CRC register carried over @len more bytes, no initial or final XOR:
+ * roce_crc32(p, len) == ~roce_crc32_update(0xffffffff, p, len), and a
+ * buffer in pieces is the update of each piece in turn (a chained frame).
+ */
+uint32_t roce_crc32_update(uint32_t crc, const uint8_t *p, uint32_t len);
+
+/*
+ * The ICRC register over the first @len bytes of a packet from @l3 (the
+ * IP header, or the GRH when @v1), variant fields masked as roce_icrc()
+ * does: continue it with roce_crc32_update() over the rest of the packet
+ * (payload segments, pad) and complement it for the ICRC.
+ */
+uint32_t roce_icrc_start(uint8_t *l3, uint32_t len, int ipv6, int v1);
+
+/*
  * Tests: let roce_crc32() use only the folding paths in @allow (and the
  * CPU has); returns the paths now in use. Not for the fast path.
  */
@@ -325,6 +340,10 @@ struct roce_pkt {
 	uint32_t paylen;
 	uint32_t roce_len;     /* BTH..ICRC, from UDP length */
 	uint32_t flags;        /* roce_opcode_flags() */
+	/* A chained frame (headers | payload | pad + ICRC): the pad and
+	 * ICRC, and the bytes from l3 in the first segment. NULL: linear. */
+	uint8_t *trailer;
+	uint32_t hdr_cov;
 	uint8_t ipv6;
 	uint8_t ecn;           /* IP ECN field (ROCE_ECN_*) */
 	uint8_t v1;            /* RoCEv1: l3 is the GRH */
