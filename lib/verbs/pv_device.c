@@ -206,8 +206,15 @@ ibv_close_device(struct ibv_context *c)
 	ctx = pv_ctx(c);
 	if (ctx->magic != PV_MAGIC_CTX)
 		return pv_err(EINVAL);
-	if (prdma_dev_close(ctx->dev) < 0)
-		return -1; /* objects still exist: the verbs man page's error */
+	if (prdma_dev_close(ctx->dev) < 0) {
+		/*
+		 * Objects still exist (perftest leaks a CQ, for one). Verbs
+		 * lets a context close anyway; the objects stay usable and the
+		 * device open until the process exits.
+		 */
+		ctx->magic = PV_MAGIC_CTX;
+		return 0;
+	}
 	if (c->async_fd >= 0)
 		close(c->async_fd);
 	pthread_mutex_destroy(&c->mutex);

@@ -11,6 +11,11 @@
  *   PRDMA_VERBS_DEVARGS  prdma devargs, several separated by ';'
  *   PRDMA_VERBS_CONF     a file of lines "eal <args>" and "dev <devargs>"
  *                        ('#' starts a comment); the environment wins
+ *   PRDMA_VERBS_LINK_WAIT  seconds to wait for the ports to come up
+ *                        (default 10; 0 does not wait)
+ *   PRDMA_VERBS_LINK_SETTLE_MS  once they are up, wait this long more
+ *                        (default 0): a client started together with its
+ *                        server gives the server time to listen
  */
 
 #include <ctype.h>
@@ -23,6 +28,7 @@
 
 #include <rte_eal.h>
 #include <rte_errno.h>
+#include <rte_cycles.h>
 #include <rte_log.h>
 
 #include "pv_private.h"
@@ -162,6 +168,57 @@ devargs_with_progress(char *out, size_t len, const char *devargs)
 		snprintf(out, len, "%s", devargs);
 }
 
+/*
+ * A verbs program checks its port once, at start-up, as it would a cabled
+ * HCA; a memif or veth link comes up only when the peer process starts.
+ * Wait (bounded) for every port of every device to become active.
+ */
+static void
+wait_links(void)
+{
+	const char *v = getenv("PRDMA_VERBS_LINK_WAIT");
+	struct prdma_port_attr pa;
+	struct prdma_dev_attr da;
+	struct prdma_dev *dev;
+	uint64_t deadline;
+	double secs = 10;
+	uint16_t id;
+	int down;
+	uint8_t p;
+
+	if (v != NULL && *v != '\0') {
+		char *end;
+
+		secs = strtod(v, &end);
+		if (*end != '\0' || secs < 0 || secs > 3600)
+			secs = 10;
+	}
+	deadline = rte_get_timer_cycles() + (uint64_t)(secs * (double)rte_get_timer_hz());
+	do {
+		down = 0;
+		for (id = prdma_dev_next(0); id < PRDMA_MAX_DEVS; id = prdma_dev_next(id + 1)) {
+			dev = prdma_dev_open(id);
+			if (dev == NULL)
+				continue;
+			if (prdma_dev_query(dev, &da) == 0)
+				for (p = 1; p <= da.phys_port_cnt; p++)
+					if (prdma_port_query(dev, p, &pa) == 0 &&
+					    pa.state != PRDMA_PORT_ACTIVE)
+						down = 1;
+			prdma_dev_close(dev);
+		}
+		if (down)
+			rte_delay_us_sleep(10000);
+	} while (down && rte_get_timer_cycles() < deadline);
+	v = getenv("PRDMA_VERBS_LINK_SETTLE_MS");
+	if (v != NULL && *v != '\0') {
+		long ms = strtol(v, NULL, 10);
+
+		if (ms > 0 && ms <= 60000)
+			rte_delay_us_sleep((unsigned int)ms * 1000u);
+	}
+}
+
 static void
 do_init(void)
 {
@@ -211,6 +268,7 @@ do_init(void)
 				strerror(-ret));
 		}
 	}
+	wait_links();
 	pv_init_ret = 0;
 }
 
