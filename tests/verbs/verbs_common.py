@@ -39,7 +39,7 @@ def need(binary):
 
 
 def side(kind, role, sock, tag, lcore, me, libdir, args, perf=None, perf_test=None, port=None,
-         host=None):
+         host=None, dev_extra=""):
     """(argv, env) of one side. kind 'verbs': args is the binary and its
     arguments; kind 'perf': prdma-perf running perf_test with args."""
     eal = memif_args(role, sock, tag, lcore)
@@ -53,7 +53,7 @@ def side(kind, role, sock, tag, lcore, me, libdir, args, perf=None, perf_test=No
             env["PRDMA_VERBS_LINK_SETTLE_MS"] = "1000"
         return argv, env
     argv = [perf] + eal + ["--", perf_test, "-p", str(port)] + list(args) + \
-        ["--devargs", devargs(me), "--dmac", dmac(other)] + ([host] if host else [])
+        ["--devargs", devargs(me) + dev_extra, "--dmac", dmac(other)] + ([host] if host else [])
     return argv, dict(os.environ)
 
 
