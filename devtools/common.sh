@@ -12,7 +12,7 @@ PRDMA_HUGEPAGES=${PRDMA_HUGEPAGES:-512}   # 2 MiB pages: 1 GiB
 
 PRDMA_PACKAGES="gcc clang llvm meson ninja-build pkg-config python3 \
 libdpdk-dev dpdk libcmocka-dev libbpf-dev libxdp-dev libpcap-dev \
-iproute2 tshark gnuplot-nox valgrind"
+iproute2 tshark gnuplot-nox valgrind libibverbs-dev ibverbs-utils perftest"
 
 say() { printf '==> %s\n' "$*"; }
 

@@ -61,6 +61,8 @@ t_pair_close(struct t_side s[2])
 	}
 }
 
+uint32_t t_sq_depth = 64;
+
 void
 t_pair_connect(struct t_side s[2], enum prdma_qp_type type, int dmac)
 {
@@ -74,7 +76,7 @@ t_pair_connect(struct t_side s[2], enum prdma_qp_type type, int dmac)
 		ia.qp_type = type;
 		ia.send_cq = s[i].scq;
 		ia.recv_cq = s[i].rcq;
-		ia.cap.max_send_wr = 64;
+		ia.cap.max_send_wr = t_sq_depth;
 		ia.cap.max_recv_wr = 64;
 		ia.cap.max_send_sge = 4;
 		ia.cap.max_recv_sge = 4;

@@ -10,6 +10,8 @@
 
 #include <string.h>
 
+#include <rte_cycles.h>
+
 #include <rte_eth_ring.h>
 #include <rte_ethdev.h>
 #include <rte_ring.h>
@@ -153,6 +155,65 @@ test_rc_ring_thread(void **state)
 		    "roce:ring=sm2,side=1,progress=thread");
 	t_pair_connect(s, PRDMA_QPT_RC, 0);
 	rc_ops(s);
+	t_pair_close(s);
+}
+
+/*
+ * With the progress thread, a send completion must not be seen before its
+ * send-queue slot is free again: a verbs program with a full queue posts
+ * the next request as soon as it polls a completion. Keep the queue full
+ * and post one WRITE for every completion polled: no post may find the
+ * queue full (ENOMEM). Failed before roce_req_complete freed the slot
+ * before pushing the completion.
+ */
+static void
+test_rc_thread_slot_before_wc(void **state)
+{
+	struct prdma_cq_init_attr ca;
+	struct prdma_qp_attr qa;
+	struct prdma_wc wc;
+	struct t_side s[2];
+	uint32_t depth, i, posted = 0, done = 0;
+	uint64_t deadline;
+	int n;
+
+	(void)state;
+	t_pair_open(s, "roce:ring=sm9,side=0,progress=thread",
+		    "roce:ring=sm9,side=1,progress=thread");
+	/* A CQ with an event fd, armed before every poll as ibv_rc_pingpong -e
+	 * does: the completion's notification widens the window. */
+	assert_int_equal(prdma_cq_destroy(s[0].scq), 0);
+	memset(&ca, 0, sizeof(ca));
+	ca.cqe = 64;
+	ca.flags = PRDMA_CQ_F_EVENT_FD;
+	s[0].scq = prdma_cq_create(s[0].dev, &ca);
+	assert_non_null(s[0].scq);
+	t_sq_depth = 1; /* ibv_rc_pingpong's: every post follows a poll */
+	t_pair_connect(s, PRDMA_QPT_RC, 0);
+	t_sq_depth = 64;
+	assert_int_equal(prdma_qp_query(s[0].qp, &qa, NULL), 0);
+	depth = qa.cap.max_send_wr;
+	for (i = 0; i < depth; i++, posted++)
+		assert_int_equal(t_post(&s[0], PRDMA_WR_RDMA_WRITE, 0, 8,
+					(uintptr_t)s[1].buf, s[1].mr->rkey, posted), 0);
+	deadline = rte_get_timer_cycles() + 60 * rte_get_timer_hz();
+	assert_int_equal(prdma_cq_arm(s[0].scq, PRDMA_CQ_ARM_NEXT), 0);
+	while (done < 2000 && rte_get_timer_cycles() < deadline) {
+		n = prdma_cq_poll(s[0].scq, 1, &wc);
+		if (n == 0)
+			continue;
+		prdma_cq_get_event(s[0].scq);
+		assert_int_equal(prdma_cq_arm(s[0].scq, PRDMA_CQ_ARM_NEXT), 0);
+		assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
+		done++;
+		assert_int_equal(t_post(&s[0], PRDMA_WR_RDMA_WRITE, 0, 8,
+					(uintptr_t)s[1].buf, s[1].mr->rkey, posted), 0);
+		posted++;
+	}
+	assert_int_equal(done, 2000);
+	while (done < posted && rte_get_timer_cycles() < deadline)
+		done += (uint32_t)prdma_cq_poll(s[0].scq, 1, &wc);
+	assert_int_equal(done, posted);
 	t_pair_close(s);
 }
 
@@ -328,6 +389,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rc_ring_inline),
 		cmocka_unit_test(test_rc_ring_thread),
+		cmocka_unit_test(test_rc_thread_slot_before_wc),
 		cmocka_unit_test(test_ud_ring),
 		cmocka_unit_test(test_port_mode),
 		cmocka_unit_test(test_loopback),

@@ -112,42 +112,55 @@ wqe_npkts(const struct roce_qp *qp, const struct roce_swqe *w)
 }
 
 static void
-wqe_wc(struct roce_qp *qp, const struct roce_swqe *w, enum prdma_wc_status status)
+wqe_wc_fill(struct prdma_wc *wc, const struct roce_qp *qp, const struct roce_swqe *w,
+	    enum prdma_wc_status status)
 {
-	struct prdma_wc wc;
-
-	memset(&wc, 0, sizeof(wc));
-	wc.wr_id = w->wr_id;
-	wc.status = status;
-	wc.opcode = roce_wc_opcode(w->opcode);
-	wc.qp_num = qp->base.qp_num;
-	wc.byte_len = is_atomic(w->opcode) ? 8 : w->length;
-	roce_cq_push(qp->scq, &wc);
+	memset(wc, 0, sizeof(*wc));
+	wc->wr_id = w->wr_id;
+	wc->status = status;
+	wc->opcode = roce_wc_opcode(w->opcode);
+	wc->qp_num = qp->base.qp_num;
+	wc->byte_len = is_atomic(w->opcode) ? 8 : w->length;
 }
+
 
 void
 roce_req_complete(struct roce_qp *qp)
 {
 	uint32_t tail = qp->sq_tail;
 
+	/*
+	 * A completion is pushed only once its slot is free: a program that
+	 * polls it may post into that slot at once (a full queue of depth 1
+	 * is ibv_rc_pingpong's), so the slot is released first, from a copy.
+	 */
 	while (tail != qp->sq_next) {
 		struct roce_swqe *w = &qp->sq[tail & qp->sq_mask];
+		struct prdma_wc wc;
+		int signaled;
 
 		/* acquire: pairs with the port's release of zero-copy frames,
 		 * which read the buffer this completion hands back */
 		if (!w->done || __atomic_load_n(&w->zc_out, __ATOMIC_ACQUIRE) != 0)
 			break;
 		if (w->status != PRDMA_WC_SUCCESS) {
-			wqe_wc(qp, w, (enum prdma_wc_status)w->status);
+			wqe_wc_fill(&wc, qp, w, (enum prdma_wc_status)w->status);
 			tail++;
 			/* release: the slot is free for post_send */
 			__atomic_store_n(&qp->sq_tail, tail, __ATOMIC_RELEASE);
+			roce_cq_push(qp->scq, &wc);
 			roce_qp_error(qp, PRDMA_EVENT_MAX);
 			return;
 		}
-		if (w->flags & ROCE_SWQE_SIGNALED)
-			wqe_wc(qp, w, PRDMA_WC_SUCCESS);
+		signaled = (w->flags & ROCE_SWQE_SIGNALED) != 0;
+		if (signaled)
+			wqe_wc_fill(&wc, qp, w, PRDMA_WC_SUCCESS);
 		tail++;
+		if (signaled) {
+			/* release: the slots up to this one are free for post_send */
+			__atomic_store_n(&qp->sq_tail, tail, __ATOMIC_RELEASE);
+			roce_cq_push(qp->scq, &wc);
+		}
 	}
 	if (tail != qp->sq_tail)
 		/* release: the slots are free for post_send */
