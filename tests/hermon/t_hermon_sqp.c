@@ -289,7 +289,19 @@ test_gsi_again(void **state)
 	end_up(&ea, A_ARGS);
 	for (i = 0; i < 300; i++) {
 		if (i != 0) {
+			struct prdma_cq_init_attr ca = { .cqe = 64 };
+
+			/* all of the CM agent's objects, as it makes them again */
 			assert_int_equal(prdma_qp_destroy(ea.qp), 0);
+			assert_int_equal(prdma_mr_dereg(ea.mr), 0);
+			assert_int_equal(prdma_cq_destroy(ea.cq), 0);
+			assert_int_equal(prdma_pd_free(ea.pd), 0);
+			ea.pd = prdma_pd_alloc(ea.dev);
+			assert_non_null(ea.pd);
+			ea.cq = prdma_cq_create(ea.dev, &ca);
+			assert_non_null(ea.cq);
+			ea.mr = prdma_mr_reg(ea.pd, ea.buf, 8192, PRDMA_ACCESS_LOCAL_WRITE);
+			assert_non_null(ea.mr);
 			gsi_make(&ea);
 		}
 		post_recv(&eb, i);
