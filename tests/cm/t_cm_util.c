@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -15,7 +16,7 @@
 
 struct t_side t_a, t_b;
 
-const struct prdma_cm_conn_param t_fast = {
+struct prdma_cm_conn_param t_fast = {
 	.retry_count = 7,
 	.rnr_retry_count = 7,
 	.ack_timeout = 8,                  /* ~1 ms time-wait */
@@ -56,11 +57,15 @@ int
 t_cm_setup(const char *devargs_a, const char *devargs_b)
 {
 	struct prdma_cm_id *probe;
+	const char *shift;
 	int ret;
 
 	ret = t_eal_init();
 	if (ret < 0)
 		return ret;
+	shift = getenv("PRDMA_CM_TEST_TIMEOUT_SHIFT");
+	if (shift != NULL && atoi(shift) > 0 && atoi(shift) <= 8)
+		t_fast.cm_response_timeout = (uint8_t)(t_fast.cm_response_timeout + atoi(shift));
 	ret = side_up(&t_a, devargs_a);
 	if (ret == 0)
 		ret = side_up(&t_b, devargs_b);

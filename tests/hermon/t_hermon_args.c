@@ -41,6 +41,18 @@ test_valid(void **state)
 	assert_int_equal(a.kind, HERMON_BUS_VFIO);
 	assert_string_equal(a.sysfs, "/tmp/x");
 	assert_int_equal(a.cmd_timeout_ms, 256);
+	/* the port's IPv4 address, static neighbours, the model's MAC */
+	assert_int_equal(hermon_args_parse("model,ip=192.0.2.3,mac=02:c9:00:00:00:03,"
+					   "neigh=192.0.2.2/02:c9:00:00:00:02,"
+					   "neigh=192.0.2.9/02:c9:00:00:00:09", &a), 0);
+	assert_true(a.has_ip);
+	assert_int_equal(a.ip[0], 192);
+	assert_int_equal(a.ip[3], 3);
+	assert_true(a.has_mac);
+	assert_int_equal(a.mac[5], 3);
+	assert_int_equal(a.nb_neigh, 2);
+	assert_int_equal(a.neigh[1].ip[3], 9);
+	assert_int_equal(a.neigh[1].mac[5], 9);
 }
 
 static void
@@ -54,6 +66,10 @@ test_invalid(void **state)
 		"model,cmd_timeout_ms=0", "model,cmd_timeout_ms=600001",
 		"model,cmd_timeout_ms=-5", "model,name=", "model,model",
 		"pci=0000:03:00.0,pci=0000:04:00.0",
+		"model,ip=300.0.0.1", "model,ip=0.0.0.0", "model,ip=1.2.3.4,ip=1.2.3.5",
+		"model,mac=01:00:5e:00:00:01", "model,mac=zz", "pci=0000:03:00.0,mac=02:00:00:00:00:01",
+		"model,neigh=192.0.2.2", "model,neigh=192.0.2.2/00:00:00:00:00:00",
+		"model,neigh=x/02:00:00:00:00:01",
 	};
 	struct hermon_args a;
 	unsigned int i;

@@ -4,13 +4,16 @@
 
 /*
  * hermon devargs: "pci=0000:03:00.0[,kdrv=vfio|uio][,sysfs=/path]" or
- * "model[,ports=1|2]", each with optional "name=" and "cmd_timeout_ms=".
+ * "model[,ports=1|2][,mac=MAC]", each with optional "name=" and "cmd_timeout_ms=",
+ * and the port's addresses: "ip=IPv4" and "neigh=IPv4/MAC" (repeatable).
  */
 
 #include <errno.h>
 #include <string.h>
+#include <arpa/inet.h>
 
 #include <rte_errno.h>
+#include <rte_ether.h>
 #include <rte_kvargs.h>
 
 #include "prdma_provider.h"
@@ -19,7 +22,7 @@
 
 static const char *const hermon_keys[] = {
 	"pci", "kdrv", "model", "ports", "name", "sysfs", "cmd_timeout_ms", "link",
-	"side", NULL
+	"side", "ip", "neigh", "mac", NULL
 };
 
 static int
@@ -47,9 +50,80 @@ one(struct rte_kvargs *kv, const char *key, int *err)
 }
 
 static int
+parse_mac(const char *key, const char *v, uint8_t mac[6])
+{
+	struct rte_ether_addr e;
+
+	if (v == NULL || rte_ether_unformat_addr(v, &e) != 0 ||
+	    !rte_is_unicast_ether_addr(&e) || rte_is_zero_ether_addr(&e))
+		return bad(key, v, "a unicast MAC address xx:xx:xx:xx:xx:xx expected");
+	memcpy(mac, e.addr_bytes, 6);
+	return 0;
+}
+
+static int
+parse_ip(const char *key, const char *v, uint8_t ip[4])
+{
+	struct in_addr in;
+
+	if (v == NULL || inet_pton(AF_INET, v, &in) != 1 || in.s_addr == 0)
+		return bad(key, v, "an IPv4 address expected");
+	memcpy(ip, &in.s_addr, 4);
+	return 0;
+}
+
+/* ip=, neigh=IP/MAC (repeatable) and the model's mac=. */
+static int
+parse_addrs(struct rte_kvargs *kv, struct hermon_args *a, const char *ip,
+	    const char *mac)
+{
+	unsigned int i;
+	int err;
+
+	if (ip != NULL) {
+		err = parse_ip("ip", ip, a->ip);
+		if (err < 0)
+			return err;
+		a->has_ip = true;
+	}
+	if (mac != NULL) {
+		if (a->kind != HERMON_BUS_MODEL)
+			return bad("mac", mac, "only with model (a card has its own)");
+		err = parse_mac("mac", mac, a->mac);
+		if (err < 0)
+			return err;
+		a->has_mac = true;
+	}
+	for (i = 0; i < kv->count; i++) {
+		const char *v = kv->pairs[i].value;
+		char buf[64], *slash;
+
+		if (strcmp(kv->pairs[i].key, "neigh") != 0)
+			continue;
+		if (a->nb_neigh == HERMON_ARGS_MAX_NEIGH)
+			return bad("neigh", v, "too many (at most 8)");
+		if (v == NULL || strlen(v) >= sizeof(buf))
+			return bad("neigh", v, "IP/MAC expected");
+		snprintf(buf, sizeof(buf), "%s", v);
+		slash = strchr(buf, '/');
+		if (slash == NULL)
+			return bad("neigh", v, "IP/MAC expected");
+		*slash = '\0';
+		err = parse_ip("neigh", buf, a->neigh[a->nb_neigh].ip);
+		if (err == 0)
+			err = parse_mac("neigh", slash + 1, a->neigh[a->nb_neigh].mac);
+		if (err < 0)
+			return err;
+		a->nb_neigh++;
+	}
+	return 0;
+}
+
+static int
 parse_kv(struct rte_kvargs *kv, struct hermon_args *a)
 {
 	const char *pci, *kdrv, *model, *ports, *name, *sysfs, *tmo, *link, *side;
+	const char *ip, *mac;
 	struct rte_pci_addr addr;
 	uint64_t v;
 	int err = 0;
@@ -63,6 +137,8 @@ parse_kv(struct rte_kvargs *kv, struct hermon_args *a)
 	tmo = one(kv, "cmd_timeout_ms", &err);
 	link = one(kv, "link", &err);
 	side = one(kv, "side", &err);
+	ip = one(kv, "ip", &err);
+	mac = one(kv, "mac", &err);
 	if (err != 0)
 		return err;
 	if ((pci == NULL) == (model == NULL))
@@ -129,7 +205,7 @@ parse_kv(struct rte_kvargs *kv, struct hermon_args *a)
 			return -EINVAL;
 		a->cmd_timeout_ms = (uint32_t)v;
 	}
-	return 0;
+	return parse_addrs(kv, a, ip, mac);
 }
 
 int

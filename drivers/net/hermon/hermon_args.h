@@ -22,6 +22,8 @@ enum hermon_bus_kind {
 #define HERMON_SYSFS_DEFAULT          "/sys"
 #define HERMON_CMD_TIMEOUT_MS_DEFAULT 10000u
 
+#define HERMON_ARGS_MAX_NEIGH 8
+
 struct hermon_args {
 	enum hermon_bus_kind kind;
 	char pci[PCI_PRI_STR_SIZE];        /**< canonical DBDF */
@@ -31,10 +33,21 @@ struct hermon_args {
 	uint32_t cmd_timeout_ms;           /**< HCR completion timeout */
 	char link[32];                     /**< model: cable name, "" none */
 	uint8_t side;                      /**< model: end of the cable, 0 or 1 */
+	/** The port's IPv4 address (ip=): GID 1 is ::ffff:ip, as Linux
+	 * mlx4_ib fills the RoCE GID table from the netdev's addresses. */
+	bool has_ip;
+	uint8_t ip[4];
+	/** Static neighbours (neigh=IP/MAC, repeatable): the DMAC of a GID
+	 * that is an IPv4 address, as a permanent ARP entry gives it. */
+	uint8_t nb_neigh;
+	struct { uint8_t ip[4]; uint8_t mac[6]; } neigh[HERMON_ARGS_MAX_NEIGH];
+	/** model: the ports' MAC (mac=; port 2 gets the last byte + 1). */
+	bool has_mac;
+	uint8_t mac[6];
 };
 
 /* Keys, for the provider's help string. */
-#define HERMON_ARGS_KEYS "pci,kdrv,model,ports,name,sysfs,cmd_timeout_ms,link,side"
+#define HERMON_ARGS_KEYS "pci,kdrv,model,ports,name,sysfs,cmd_timeout_ms,link,side,ip,neigh,mac"
 
 /* Parse @args; 0 or a negative errno after a log line naming the bad key. */
 int hermon_args_parse(const char *args, struct hermon_args *out);

@@ -29,6 +29,7 @@ model_open(struct hermon_bus *bus)
 		.ports = a->ports,
 		.link = a->link[0] != '\0' ? a->link : NULL,
 		.side = a->side,
+		.has_mac = a->has_mac,
 	};
 	char name[64];
 	const struct hermon_pci_id *id;
@@ -41,6 +42,7 @@ model_open(struct hermon_bus *bus)
 	else
 		snprintf(name, sizeof(name), "hermon-model%u",
 			 __atomic_fetch_add(&model_seq, 1, __ATOMIC_RELAXED));
+	memcpy(conf.mac, a->mac, sizeof(conf.mac));
 	bus->model = hermon_model_get(name);
 	if (bus->model == NULL) {
 		conf.name = name;

@@ -456,6 +456,12 @@ hermon_cmd_query_qp(struct hermon_cmd *c, uint32_t qpn,
 }
 
 int
+hermon_cmd_conf_special_qp(struct hermon_cmd *c, uint32_t base)
+{
+	return cmd_run(c, NULL, 0, NULL, 0, 0, base, 0, HERMON_CMD_CONF_SPECIAL_QP, NULL);
+}
+
+int
 hermon_cmd_mod_stat_cfg(struct hermon_cmd *c, const struct hermon_prm_mod_stat_cfg *in)
 {
 	return cmd_run(c, in, sizeof(*in), NULL, 0, 0, 0, 0, HERMON_CMD_MOD_STAT_CFG,

@@ -122,6 +122,8 @@ int hermon_cmd_qp_modify(struct hermon_cmd *c, uint16_t opcode, uint32_t in_mod,
 int hermon_cmd_query_qp(struct hermon_cmd *c, uint32_t qpn,
 			struct hermon_prm_qp_ee_state_transitions *out);
 struct hermon_prm_mod_stat_cfg;
+/* The base of the 8-QPN block of QP0/QP1 (0: none). */
+int hermon_cmd_conf_special_qp(struct hermon_cmd *c, uint32_t base);
 int hermon_cmd_mod_stat_cfg(struct hermon_cmd *c, const struct hermon_prm_mod_stat_cfg *in);
 
 /* SET_PORT(op_mod 1 = Ethernet, in_mod = port | selector << 8) */

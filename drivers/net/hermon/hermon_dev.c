@@ -21,6 +21,7 @@
 #include "hermon_logs.h"
 #include "hermon_mcast.h"
 #include "hermon_obj.h"
+#include "hermon_sqp_wire.h"
 
 int
 hermon_ports_init(struct hermon_dev *hd)
@@ -135,6 +136,7 @@ hermon_dev_remove(struct prdma_dev *dev)
 	if (hd == NULL)
 		return;
 	hermon_ports_close(hd);
+	hermon_sqp_release(hd);
 	hermon_eq_destroy(hd);
 	hermon_icm_close_hca(hd);
 	hermon_icm_unmap(hd);
@@ -192,6 +194,9 @@ hermon_dev_query(struct prdma_dev *dev, struct prdma_dev_attr *attr)
 	attr->max_inline_data = c->max_desc_sz_sq > 64 ? c->max_desc_sz_sq - 64u : 0;
 	/* usable objects: the provisioned tables minus the reserved entries */
 	attr->max_qp = lim((uint8_t)t[HERMON_ICM_QPC].log_num) - lim(c->log2_rsvd_qps);
+	/* the special-QP block is the firmware's (CONF_SPECIAL_QP) */
+	if (hd->sqp_base != 0)
+		attr->max_qp -= HERMON_SQP_BLOCK;
 	attr->max_qp_wr = lim(c->log_max_qp_sz);
 	attr->max_send_sge = c->max_sg_sq;
 	attr->max_recv_sge = c->max_sg_rq;
@@ -231,6 +236,12 @@ hermon_dev_query(struct prdma_dev *dev, struct prdma_dev_attr *attr)
 		(c->ud ? PRDMA_DEV_CAP_UD : 0) | (c->srq ? PRDMA_DEV_CAP_SRQ : 0) |
 		(c->atomic ? PRDMA_DEV_CAP_ATOMIC : 0) |
 		(c->mw ? PRDMA_DEV_CAP_MW_TYPE1 : 0);
+	/* the CM over the GSI QP (hermon_sqp.c): the private data of IB CM
+	 * REQ (92 bytes, less librdmacm's 36-byte header) and REP (196) */
+	if (hd->sqp_base != 0) {
+		attr->max_caller_data = 56;
+		attr->max_callee_data = 196;
+	}
 	hermon_mcast_query(hd, attr);
 	return 0;
 }
@@ -278,8 +289,12 @@ hermon_gid_query(struct prdma_dev *dev, uint8_t port, uint32_t index,
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
-	/* entry 0 is what SET_PORT programmed; the others are empty */
+	/* entry 0 (and 1 with ip=) is what SET_PORT programmed */
 	memset(gid, 0, sizeof(*gid));
+	if (index == 1 && hd->port[port - 1].ip_gid_set) {
+		memcpy(gid->raw, hd->port[port - 1].ip_gid, 16);
+		return 0;
+	}
 	if (index != 0 || !hd->port[port - 1].gid_set) {
 		rte_errno = ENOENT;
 		return -ENOENT;
@@ -365,12 +380,16 @@ hermon_probe(struct prdma_dev *dev, const char *args)
 	ret = hermon_eq_create(hd);
 	if (ret < 0)
 		goto err_hca;
-	ret = hermon_ports_init(hd);
+	ret = hermon_sqp_conf(hd);
 	if (ret < 0)
 		goto err_eq;
+	ret = hermon_ports_init(hd);
+	if (ret < 0)
+		goto err_sqp;
 	ret = hermon_res_init(hd);
 	if (ret < 0)
 		goto err_ports;
+	hermon_sqp_reserve(hd);
 	ret = hermon_ports_gid_init(hd);
 	if (ret < 0)
 		goto err_res;
@@ -398,6 +417,8 @@ err_res:
 	hermon_res_fini(hd);
 err_ports:
 	hermon_ports_close(hd);
+err_sqp:
+	hermon_sqp_release(hd);
 err_eq:
 	hermon_eq_destroy(hd);
 err_hca:

@@ -111,6 +111,8 @@ struct hermon_port {
 	bool link_up;                    /**< QUERY_PORT link state at probe */
 	bool gid_set;                    /**< GID 0 programmed with SET_PORT */
 	uint8_t gid[16];                 /**< GID table entry 0 */
+	bool ip_gid_set;                 /**< entry 1: ::ffff:<ip=> */
+	uint8_t ip_gid[16];
 	uint8_t state;                   /**< enum prdma_port_state */
 	bool up;                         /**< INIT_PORT done */
 };
@@ -153,6 +155,8 @@ struct hermon_dev {
 	uint8_t *mpt_key;                /**< rotating key byte per dMPT index */
 	uint8_t *mpt_dma;                /**< dMPT index holds a DMA MR */
 	struct hermon_qp **qp_table;     /**< by QPN (guarded by ev_lock) */
+	uint32_t sqp_base;               /**< CONF_SPECIAL_QP block, 0: none */
+	struct hermon_qp *gsi[2];        /**< each port's GSI QP (QP1) */
 	struct hermon_cq **cq_table;
 	struct hermon_srq **srq_table;
 	uint8_t *uar;                    /**< the UAR page of QPs and CQs */

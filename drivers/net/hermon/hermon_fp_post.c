@@ -466,6 +466,9 @@ post_send_chain(struct hermon_qp *qp, const struct prdma_send_wr *wr,
 	uint32_t head = qp->sq_head;
 	int err = 0;
 
+	/* QP1's MLX WQEs carry built headers (a UD QP: never the short path) */
+	if (unlikely(qp->mlx))
+		return hermon_sqp_post_send(qp, wr, bad_wr);
 	if (unlikely(qp->pub.state < PRDMA_QPS_RTS))
 		return post_fail(wr, bad_wr, EBADMSG);
 	for (; wr != NULL; wr = wr->next) {

@@ -7,18 +7,24 @@
  * GID says without a neighbour table — the EUI-64 of a link-local GID and
  * the IPv6 multicast mapping of a multicast GID, as Linux
  * ib_resolve_eth_dmac (rdma_get_ll_mac, rdma_get_mcast_mac) and rdma-core
- * mlx4_resolve_grh_to_l2 resolve them. Other GIDs need the caller's DMAC
- * (PRDMA_AH_F_DMAC) until the library resolves neighbours for providers.
+ * mlx4_resolve_grh_to_l2 resolve them; an IPv4 GID's from the static
+ * neighbours of the devargs (neigh=IP/MAC). Other GIDs need the caller's
+ * DMAC (PRDMA_AH_F_DMAC) until the library resolves neighbours for
+ * providers.
  */
 
 #include <string.h>
 
 #include "hermon_obj.h"
 
+static const uint8_t v4_mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+
 int
-hermon_l2_dmac(const struct prdma_ah_attr *at, uint8_t mac[6])
+hermon_l2_dmac(const struct hermon_dev *hd, const struct prdma_ah_attr *at,
+	       uint8_t mac[6])
 {
 	const uint8_t *g = at->dgid.raw;
+	unsigned int i;
 
 	if (at->flags & PRDMA_AH_F_DMAC) {
 		memcpy(mac, at->dmac.addr_bytes, 6);
@@ -39,6 +45,13 @@ hermon_l2_dmac(const struct prdma_ah_attr *at, uint8_t mac[6])
 		mac[5] = g[15];
 		return 0;
 	}
+	/* an IPv4 GID: the static neighbours of the devargs (neigh=) */
+	if (memcmp(g, v4_mapped, sizeof(v4_mapped)) == 0)
+		for (i = 0; i < hd->args.nb_neigh; i++)
+			if (memcmp(hd->args.neigh[i].ip, g + 12, 4) == 0) {
+				memcpy(mac, hd->args.neigh[i].mac, 6);
+				return 0;
+			}
 	memset(mac, 0, 6);
 	return -1;
 }

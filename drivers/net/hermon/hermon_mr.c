@@ -334,7 +334,7 @@ ah_fill(struct hermon_ah *a, const struct prdma_ah_attr *at)
 	/* F12: the frame's DMAC travels in the datagram segment (no VLAN) */
 	memset(a->l2, 0, sizeof(a->l2));
 	if (hd->port[at->port_num - 1].type == HERMON_PORT_TYPE_ETH &&
-	    hermon_l2_dmac(at, a->l2 + 2) < 0)
+	    hermon_l2_dmac(hd, at, a->l2 + 2) < 0)
 		HERMON_LOG(DEBUG, "%s: AH: no DMAC for a routable GID; pass "
 			   "PRDMA_AH_F_DMAC", hd->pdev->name);
 	return 0;

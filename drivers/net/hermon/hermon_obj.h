@@ -42,7 +42,8 @@ struct hermon_ah {
 };
 
 /* hermon_l2.c: 0 and the DMAC of @at, or -1 (zero MAC) if unknown. */
-int hermon_l2_dmac(const struct prdma_ah_attr *at, uint8_t mac[6]);
+int hermon_l2_dmac(const struct hermon_dev *hd, const struct prdma_ah_attr *at,
+		   uint8_t mac[6]);
 
 struct hermon_qp;
 
@@ -141,6 +142,10 @@ struct hermon_qp {
 	struct hermon_queue_mem mem;
 	struct hermon_prm_queue_pair_ee_context_entry qpc;   /**< shadow */
 	struct prdma_qp_attr attr;
+	/* hermon_sqp.c: the GSI QP (QP1), an MLX QP whose WQEs carry headers */
+	bool mlx;
+	uint8_t gsi_port;
+	uint32_t mlx_psn;
 };
 
 /* hermon_res.c: index allocators (control path). */
@@ -188,6 +193,19 @@ int hermon_ah_destroy(struct prdma_ah *ah);
 
 /* hermon_port.c */
 int hermon_ports_gid_init(struct hermon_dev *hd);
+
+/* hermon_sqp.c: the special QPs (CONF_SPECIAL_QP, the GSI QP, MLX WQEs). */
+int hermon_sqp_conf(struct hermon_dev *hd);
+void hermon_sqp_reserve(struct hermon_dev *hd);
+void hermon_sqp_release(struct hermon_dev *hd);
+/* Claim port 1's GSI QPN for @qp (its port may change before INIT). */
+int hermon_sqp_gsi_claim(struct hermon_dev *hd, struct hermon_qp *qp);
+int hermon_sqp_gsi_port(struct hermon_qp *qp, uint8_t port);
+void hermon_sqp_gsi_free(struct hermon_qp *qp);
+/* Bytes of an MLX WQE with @sge gather entries. */
+uint32_t hermon_sqp_wqe_bytes(uint32_t sge);
+int hermon_sqp_post_send(struct hermon_qp *qp, const struct prdma_send_wr *wr,
+			 const struct prdma_send_wr **bad_wr);
 
 /* Fast path (hermon_fp_post.c, hermon_fp_poll.c). */
 int hermon_post_send(struct prdma_qp *qp, const struct prdma_send_wr *wr,

@@ -152,10 +152,22 @@ hermon_ports_gid_init(struct hermon_dev *hd)
 		g[15] = port->mac[5];
 		memset(t, 0, sizeof(*t));
 		memcpy(t->gid[0].dw, g, 16);
+		/* entry 1: the IPv4 address (RoCE GID ::ffff:a.b.c.d), on
+		 * Ethernet, as mlx4_ib adds the netdev's addresses */
+		if (hd->args.has_ip && port->type == HERMON_PORT_TYPE_ETH) {
+			memset(port->ip_gid, 0, 16);
+			port->ip_gid[10] = 0xff;
+			port->ip_gid[11] = 0xff;
+			memcpy(port->ip_gid + 12, hd->args.ip, 4);
+			memcpy(t->gid[1].dw, port->ip_gid, 16);
+		}
 		ret = hermon_cmd_set_port_gids(&hd->cmd, p,
 					       port->type == HERMON_PORT_TYPE_ETH, t);
-		if (ret == 0)
+		if (ret == 0) {
 			port->gid_set = true;
+			port->ip_gid_set = hd->args.has_ip &&
+				port->type == HERMON_PORT_TYPE_ETH;
+		}
 	}
 	free(t);
 	if (ret < 0)

@@ -209,6 +209,7 @@ enum hermon_wqe_opcode {
 #define HERMON_QPST_RC   0
 #define HERMON_QPST_UC   1
 #define HERMON_QPST_UD   3
+#define HERMON_QPST_MLX  7   /* QP0/QP1: the driver builds the headers */
 
 /* MPT status (dword 0 bits 31:28), §8.2. */
 #define HERMON_MPT_HW    0x0

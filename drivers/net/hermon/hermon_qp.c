@@ -22,6 +22,7 @@
 #include "hermon_logs.h"
 #include "hermon_mcast.h"
 #include "hermon_obj.h"
+#include "hermon_sqp_wire.h"
 
 #define QPC(f, v) HERMON_FILL(&qp->qpc, queue_pair_ee_context_entry, f, v)
 #define QPC_GET(c, f) HERMON_GET(c, queue_pair_ee_context_entry, f)
@@ -84,17 +85,23 @@ hermon_qp_create(struct prdma_qp *pqp, struct prdma_qp_init_attr *attr)
 	struct hermon_dev *hd = pqp->dev->priv;
 	struct prdma_qp_cap *cap = &attr->cap;
 	bool ud = attr->qp_type == PRDMA_QPT_UD;
+	bool gsi = (attr->create_flags & PRDMA_QP_CREATE_GSI) != 0;
 	uint32_t start = ud ? 64 : 32, need, sq_n, rq_n, rq_shift, spare, st;
 	uint64_t sq_off, rq_off, bytes;
 	int ret, idx;
 
-	if (attr->create_flags & PRDMA_QP_CREATE_GSI) {
-		HERMON_LOG(ERR, "%s: GSI QP needs CONF_SPECIAL_QP and MLX WQEs, "
-			   "which this PMD does not drive", hd->pdev->name);
+	/* QP1 is an MLX QP of the CONF_SPECIAL_QP block (hermon_sqp.c) */
+	if (gsi && hd->sqp_base == 0) {
 		rte_errno = ENOTSUP;
 		return -ENOTSUP;
 	}
+	if (gsi && cap->max_inline_data != 0) {
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
 	need = RTE_MAX(64u, start + 16 * RTE_MAX(cap->max_send_sge, 1u));
+	if (gsi)
+		need = RTE_MAX(need, hermon_sqp_wqe_bytes(RTE_MAX(cap->max_send_sge, 1u)));
 	need = RTE_MAX(need, 16u + 16 + 16 + 16);   /* raddr + atomic + one SGE */
 	need = RTE_MAX(need, 16u + 32);            /* bind, local invalidate */
 	if (cap->max_inline_data > 0)
@@ -120,11 +127,17 @@ hermon_qp_create(struct prdma_qp *pqp, struct prdma_qp_init_attr *attr)
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
-	idx = hermon_bitmap_alloc(&hd->qps);
-	if (idx < 0)
-		return idx;
-	qp->qpn = (uint32_t)idx;
 	qp->hd = hd;
+	if (gsi) {
+		ret = hermon_sqp_gsi_claim(hd, qp);
+		if (ret < 0)
+			return ret;
+	} else {
+		idx = hermon_bitmap_alloc(&hd->qps);
+		if (idx < 0)
+			return idx;
+		qp->qpn = (uint32_t)idx;
+	}
 	hermon_qp_layout(log2_ceil(sq_n), qp->sq_shift - 4, log2_ceil(rq_n), rq_shift - 4,
 			 &sq_off, &rq_off);
 	bytes = ((uint64_t)sq_n << qp->sq_shift) + ((uint64_t)rq_n << rq_shift);
@@ -158,7 +171,7 @@ hermon_qp_create(struct prdma_qp *pqp, struct prdma_qp_init_attr *attr)
 	qp->srq = (struct hermon_srq *)attr->srq;
 	sq_own_all(qp);
 
-	st = attr->qp_type == PRDMA_QPT_RC ? HERMON_QPST_RC :
+	st = gsi ? HERMON_QPST_MLX : attr->qp_type == PRDMA_QPT_RC ? HERMON_QPST_RC :
 		attr->qp_type == PRDMA_QPT_UC ? HERMON_QPST_UC : HERMON_QPST_UD;
 	memset(&qp->qpc, 0, sizeof(qp->qpc));
 	QPC(st, st);
@@ -188,12 +201,15 @@ hermon_qp_create(struct prdma_qp *pqp, struct prdma_qp_init_attr *attr)
 	QPC(ack_req_freq, 8);
 	QPC(primary_address_path.sched_queue, 0x83);
 
-	pqp->qp_num = qp->qpn;
+	/* verbs number the GSI QP 1 on every port */
+	pqp->qp_num = gsi ? 1 : qp->qpn;
 	cap->max_send_wr = qp->sq_cap;
 	cap->max_send_sge = qp->max_send_sge;
 	cap->max_inline_data = hermon_inline_room(start, 1u << qp->sq_shift);
 	cap->max_inline_data = RTE_MIN(cap->max_inline_data,
 				       HERMON_MAX_WQE - start - 16);
+	if (gsi)
+		cap->max_inline_data = 0;
 	qp->max_inline = cap->max_inline_data;
 	hermon_sq_fp_init(qp);
 	cap->max_recv_wr = attr->srq != NULL ? 0 : rq_n;
@@ -211,7 +227,10 @@ err_mem:
 	rte_free(qp->rq_wrid);
 	hermon_queue_free(hd, &qp->mem);
 err_idx:
-	hermon_bitmap_free(&hd->qps, qp->qpn);
+	if (gsi)
+		hermon_sqp_gsi_free(qp);
+	else
+		hermon_bitmap_free(&hd->qps, qp->qpn);
 	return ret;
 }
 
@@ -295,7 +314,7 @@ qp_apply(struct hermon_qp *qp, const struct prdma_qp_attr *a, uint32_t mask)
 		     hd->port[ah->port_num - 1].type == HERMON_PORT_TYPE_IB ?
 		     (ah->sl & 0xf) << 2 : (ah->sl & 7) << 3));
 		/* F13: the caller's DMAC, or the one the GID gives */
-		if (hermon_l2_dmac(ah, mac) == 0 || (ah->flags & PRDMA_AH_F_DMAC)) {
+		if (hermon_l2_dmac(hd, ah, mac) == 0 || (ah->flags & PRDMA_AH_F_DMAC)) {
 			QPC(primary_address_path.dmac_47_32, (uint32_t)mac[0] << 8 | mac[1]);
 			QPC(primary_address_path.dmac_31_0,
 			    (uint32_t)mac[2] << 24 | (uint32_t)mac[3] << 16 |
@@ -424,6 +443,12 @@ hermon_qp_modify(struct prdma_qp *pqp, const struct prdma_qp_attr *attr, uint32_
 	    attr->max_dest_rd_atomic > (1u << hd->icm.log_rd_per_qp)) {
 		rte_errno = EINVAL;
 		return -EINVAL;
+	}
+	/* QP1 is per port: the port picks its QPN in the special block */
+	if ((mask & PRDMA_QP_PORT) && qp->mlx) {
+		ret = hermon_sqp_gsi_port(qp, attr->port_num);
+		if (ret < 0)
+			return ret;
 	}
 	save.c = qp->qpc;
 	opt = qp_apply(qp, attr, mask);
@@ -573,6 +598,9 @@ hermon_qp_destroy(struct prdma_qp *pqp)
 	rte_free(qp->sq_wrid);
 	rte_free(qp->rq_wrid);
 	hermon_queue_free(hd, &qp->mem);
-	hermon_bitmap_free(&hd->qps, qp->qpn);
+	if (qp->mlx)
+		hermon_sqp_gsi_free(qp);
+	else
+		hermon_bitmap_free(&hd->qps, qp->qpn);
 	return 0;
 }

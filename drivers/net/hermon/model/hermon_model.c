@@ -72,6 +72,10 @@ hm_mac_init(struct hermon_model *m)
 		m->mac[p][3] = (uint8_t)(h >> 16);
 		m->mac[p][4] = (uint8_t)(h >> 8);
 		m->mac[p][5] = (uint8_t)((h & 0xf0) | (p + 1));
+		if (m->conf.has_mac) {
+			memcpy(m->mac[p], m->conf.mac, 6);
+			m->mac[p][5] = (uint8_t)(m->conf.mac[5] + p);
+		}
 	}
 }
 

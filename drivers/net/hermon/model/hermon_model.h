@@ -74,6 +74,10 @@ struct hermon_model_conf {
 	 * pages, half BlueFlame registers, as Linux map_bf_area lays it out).
 	 */
 	bool bf;
+	/** The ports' MAC when set (port 2: last byte + 1); otherwise one
+	 * derived from the name. */
+	bool has_mac;
+	uint8_t mac[6];
 };
 
 /** ICM tables the model knows once INIT_HCA has told it their bases. */

@@ -19,12 +19,10 @@
 #include <rte_atomic.h>
 #include <rte_cycles.h>
 
-#include "hermon_model_priv.h"
+#include "hermon_model_exec.h"
 #include "../hermon_mgm.h"
 
 #define HM_WQE_BUDGET 16
-#define HM_MAX_SEGS 64
-#define HM_GRH 40
 
 /* IB RNR timer encodings in microseconds (0 = 655.36 ms). */
 static const uint32_t hm_rnr_us[32] = {
@@ -33,21 +31,7 @@ static const uint32_t hm_rnr_us[32] = {
 	81920, 122880, 163840, 245760, 327680, 491520,
 };
 
-/* A QP context with its queue geometry decoded. */
-struct hm_qp {
-	struct hermon_model *m;
-	uint32_t qpn;
-	struct hermon_prm_queue_pair_ee_context_entry *ctx;
-	struct hm_qp_rt *rt;
-	uint32_t st, state, pd;
-	uint64_t mtt, base, sq_off, rq_off;
-	uint32_t pg, sq_n, sq_stride, rq_n, rq_stride;
-};
-
-#define QX(q, f) HERMON_GET((q)->ctx, queue_pair_ee_context_entry, f)
-#define QX_SET(q, f, v) HERMON_FILL((q)->ctx, queue_pair_ee_context_entry, f, v)
-
-static int
+int
 hm_qp_load(struct hermon_model *m, uint32_t qpn, struct hm_qp *q)
 {
 	if (m->obj.qp == NULL || qpn >= m->obj.nqp)
@@ -112,7 +96,7 @@ hm_qp_fail(struct hm_qp *q, uint8_t event)
 
 /* ---- CQEs ---------------------------------------------------------------- */
 
-static void
+void
 hm_cqe_ok(struct hm_qp *q, bool send, uint32_t opcode, uint16_t ctr, uint32_t bytes,
 	  uint32_t imm, uint32_t src_qpn, bool grh, bool se, uint8_t sl)
 {
@@ -133,7 +117,7 @@ hm_cqe_ok(struct hm_qp *q, bool send, uint32_t opcode, uint16_t ctr, uint32_t by
 	hm_cq_push(q->m, send ? QX(q, cqn_snd) : QX(q, cqn_rcv), &e, se);
 }
 
-static void
+void
 hm_cqe_err(struct hm_qp *q, bool send, uint16_t ctr, uint8_t synd)
 {
 	struct hermon_prm_completion_with_error ce;
@@ -154,16 +138,6 @@ hm_cqe_err(struct hm_qp *q, bool send, uint16_t ctr, uint8_t synd)
 
 /* ---- receive WQEs --------------------------------------------------------- */
 
-struct hm_rwqe {
-	struct hm_seg seg[HM_MAX_SEGS];
-	uint32_t nseg;
-	uint32_t cap;                 /* bytes the scatter list holds */
-	uint16_t ctr;                 /* reported in the CQE */
-	uint16_t next;                /* SRQ: the WQE after this one */
-	uint32_t srqn;
-	bool srq;
-	bool bad_key;
-};
 
 static void
 hm_parse_scatter(struct hm_qp *dq, const uint8_t *w, uint32_t bytes, struct hm_rwqe *r)
@@ -192,7 +166,7 @@ hm_parse_scatter(struct hm_qp *dq, const uint8_t *w, uint32_t bytes, struct hm_r
 }
 
 /* Peek at the receive WQE @dq would use next; -1 when there is none. */
-static int
+int
 hm_rwqe_peek(struct hm_qp *dq, struct hm_rwqe *r)
 {
 	struct hermon_model *m = dq->m;
@@ -244,7 +218,7 @@ hm_rwqe_peek(struct hm_qp *dq, struct hm_rwqe *r)
 }
 
 /* Consume the WQE hm_rwqe_peek returned; raises the SRQ limit event. */
-static void
+void
 hm_rwqe_take(struct hm_qp *dq, const struct hm_rwqe *r)
 {
 	struct hermon_model *m = dq->m;
@@ -274,23 +248,11 @@ hm_rwqe_take(struct hm_qp *dq, const struct hm_rwqe *r)
 
 /* ---- one send WQE ---------------------------------------------------------- */
 
-struct hm_wqe {
-	uint32_t opcode, ds, len, imm, rkey, dqpn, qkey, ninl;
-	bool signaled, se;
-	uint64_t raddr, swap, cmp;
-	uint16_t ctr;
-	const struct hermon_prm_wqe_segment_ud *ud;
-	const struct hermon_prm_wqe_segment_bind *bind;
-	uint32_t inv_key;
-	struct hm_seg seg[HM_MAX_SEGS];
-	uint32_t nseg;
-	uint8_t inl[1024];
-};
 
 enum hm_step { HM_STEP_DONE, HM_STEP_WAIT };
 
 /* Parse the segments after the control segment. -1: malformed. */
-static int
+int
 hm_wqe_parse(struct hm_qp *q, const uint8_t *w, struct hm_wqe *x)
 {
 	uint32_t off = 16, end = x->ds * 16, op = x->opcode;
@@ -377,7 +339,7 @@ hm_wqe_parse(struct hm_qp *q, const uint8_t *w, struct hm_wqe *x)
 	return 0;
 }
 
-static int
+int
 hm_local_segs_ok(struct hm_qp *q, const struct hm_wqe *x, uint32_t acc)
 {
 	uint32_t i;
@@ -640,9 +602,13 @@ hm_responder(struct hm_qp *q, const struct hm_wqe *x, struct hm_qp *dq)
 		if (memcmp(mac, dm->mac[port - 1], 6) != 0)
 			return -1;
 	}
+	/* DestQP 0/1 on the wire is the port's QP0/QP1 (CONF_SPECIAL_QP) */
+	if (q->st == HERMON_QPST_UD)
+		dqpn = hm_sqp_dest(dm, port, dqpn);
 	if (hm_qp_load(dm, dqpn, dq) < 0 || !dq->rt->active)
 		return -1;
-	if (dq->st != q->st || (dq->state != HERMON_QPS_RTR && dq->state != HERMON_QPS_RTS &&
+	if ((dq->st != q->st && !(q->st == HERMON_QPST_UD && dq->st == HERMON_QPST_MLX)) ||
+	    (dq->state != HERMON_QPS_RTR && dq->state != HERMON_QPS_RTS &&
 				dq->state != HERMON_QPS_SQD && dq->state != HERMON_QPS_SQE))
 		return -1;
 	return 0;
@@ -1056,6 +1022,9 @@ hm_run_sq(struct hm_qp *q, uint64_t now)
 		x.ctr = ctr;
 		if (hm_wqe_parse(q, w, &x) < 0) {
 			synd = HERMON_SYND_LOC_QP_OP;
+			bytes = 0;
+		} else if (q->st == HERMON_QPST_MLX) {
+			hm_mlx_exec(q, &x, &synd);
 			bytes = 0;
 		} else if (hm_exec_wqe(q, &x, now, &synd, &bytes) == HM_STEP_WAIT) {
 			break;

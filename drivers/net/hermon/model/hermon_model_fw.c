@@ -40,6 +40,7 @@ hm_fw_reset(struct hermon_model *m)
 	memset(m->mac_valid, 0, sizeof(m->mac_valid));
 	memset(m->mc_fltr, 0, sizeof(m->mc_fltr));
 	memset(m->port_mtu, 0, sizeof(m->port_mtu));
+	m->sqp_conf = false;
 	m->resets++;
 	/* F27: the reset frees the semaphore and clears the command register
 	 * and the BARs (the driver restores them) */
@@ -116,7 +117,7 @@ hm_query_dev_cap(struct hermon_model *m, struct hm_cmd *c)
 		return HERMON_STAT_INTERNAL_ERR;
 #define CAP(f, v) HERMON_FILL(q, query_dev_cap, f, v)
 	CAP(log_max_qp, 17);
-	CAP(log2_rsvd_qps, 6);
+	CAP(log2_rsvd_qps, 6);          /* HM_RSVD_QPS */
 	CAP(log_max_qp_sz, 14);
 	CAP(log_max_srq_sz, 14);
 	CAP(log_max_srqs, 16);

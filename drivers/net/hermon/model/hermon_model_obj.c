@@ -522,7 +522,8 @@ hm_qp_cmd(struct hermon_model *m, struct hm_cmd *c)
 		uint32_t stype = HERMON_GET(in, queue_pair_ee_context_entry, st);
 
 		if ((stype != HERMON_QPST_RC && stype != HERMON_QPST_UC &&
-		     stype != HERMON_QPST_UD) ||
+		     stype != HERMON_QPST_UD && stype != HERMON_QPST_MLX) ||
+		    !hm_sqp_type_ok(m, qpn, stype) ||
 		    HERMON_GET(in, queue_pair_ee_context_entry, log_sq_size) >
 		    HM_LOG_MAX_QP_SZ ||
 		    HERMON_GET(in, queue_pair_ee_context_entry, log_rq_size) >

@@ -116,6 +116,7 @@ struct hm_objs {
 #define HM_CQE_SIZE 32
 #define HM_RSVD_MTT_ENTRIES 16
 #define HM_RSVD_MPTS 16
+#define HM_RSVD_QPS 64              /* QUERY_DEV_CAP log2_rsvd_qps 6 */
 
 struct hermon_model {
 	TAILQ_ENTRY(hermon_model) next;
@@ -194,6 +195,10 @@ struct hermon_model {
 	bool trace_on;
 	uint32_t trace_eq_db[HM_MAX_EQS];
 	bool mgid_hash_forced;                /* hermon_model_mgid_hash_force */
+	/* hermon_model_sqp.c: CONF_SPECIAL_QP */
+	bool sqp_conf;                        /* a special-QP block is set */
+	uint32_t sqp_base;                    /* its first QPN */
+	uint64_t sqp_drops;                   /* special-QP frames nobody took */
 	uint32_t mgid_hash_value;
 };
 
@@ -236,6 +241,11 @@ uint8_t hm_mcg_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled);
 bool hm_mc_fltr_pass(const struct hermon_model *m, uint32_t port, const uint8_t mac[6]);
 uint32_t hm_mcg_members(struct hermon_model *m, const uint8_t gid[16], uint32_t *qpn,
 			uint32_t max);
+
+/* hermon_model_sqp.c: CONF_SPECIAL_QP. */
+uint8_t hm_sqp_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled);
+/* May QP @qpn be of service type @st (MLX only in the special block)? */
+bool hm_sqp_type_ok(const struct hermon_model *m, uint32_t qpn, uint32_t st);
 
 /* hermon_model_fw.c */
 void hm_fw_reset(struct hermon_model *m);

@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+/*
+ * The special QPs. CONF_SPECIAL_QP tells the firmware which 8-aligned
+ * block of QPNs holds QP0 and QP1 of each port (Linux mlx4_init_qp_table
+ * reserves it from the allocator and issues the command from
+ * mlx4_setup_hca, before any port is initialised; iPXE hermon_start does
+ * the same). The GSI QP (QP1) is an MLX QP: each send WQE carries the
+ * whole packet header inline, built here, and the MAD by a gather entry;
+ * the device adds the ICRC (Linux mlx4_ib build_mlx_header and its MLX
+ * branch of mlx4_ib_post_send, iPXE hermon_fill_mlx_send_wqe). On an
+ * Ethernet port the header is RoCE v1 (Ethernet, EtherType 0x8915, GRH,
+ * BTH, DETH), the form every ConnectX-3 sends; RoCE v2 QP1 framing
+ * (IP/UDP) needs ConnectX-3 Pro firmware and is not built yet. Received
+ * MADs land like any UD datagram: the GRH in the first 40 bytes.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_errno.h>
+#include <rte_io.h>
+
+#include "hermon_barrier.h"
+#include "hermon_logs.h"
+#include "hermon_obj.h"
+#include "hermon_sqp_wire.h"
+
+#define QPC(qp, f, v) HERMON_FILL(&(qp)->qpc, queue_pair_ee_context_entry, f, v)
+
+int
+hermon_sqp_conf(struct hermon_dev *hd)
+{
+	uint32_t base = RTE_ALIGN_CEIL(1u << hd->caps.log2_rsvd_qps, HERMON_SQP_ALIGN);
+	int ret;
+
+	ret = hermon_cmd_conf_special_qp(&hd->cmd, base);
+	if (ret < 0) {
+		HERMON_LOG(ERR, "%s: CONF_SPECIAL_QP(0x%x): %s", hd->pdev->name, base,
+			   rte_strerror(rte_errno));
+		return ret;
+	}
+	hd->sqp_base = base;
+	return 0;
+}
+
+/* The block is the firmware's now: no ordinary QP may take its QPNs. */
+void
+hermon_sqp_reserve(struct hermon_dev *hd)
+{
+	uint32_t i;
+
+	for (i = hd->sqp_base; hd->sqp_base != 0 && i < hd->sqp_base + HERMON_SQP_BLOCK &&
+	     i < hd->qps.n; i++)
+		hd->qps.bits[i / 64] |= RTE_BIT64(i % 64);
+}
+
+void
+hermon_sqp_release(struct hermon_dev *hd)
+{
+	if (hd->sqp_base == 0)
+		return;
+	/* Linux mlx4_cleanup_qp_table: CONF_SPECIAL_QP(0) */
+	(void)hermon_cmd_conf_special_qp(&hd->cmd, 0);
+	hd->sqp_base = 0;
+}
+
+int
+hermon_sqp_gsi_claim(struct hermon_dev *hd, struct hermon_qp *qp)
+{
+	if (hd->sqp_base == 0) {
+		rte_errno = ENOTSUP;
+		return -ENOTSUP;
+	}
+	pthread_mutex_lock(&hd->ev_lock);
+	if (hd->gsi[0] != NULL) {
+		pthread_mutex_unlock(&hd->ev_lock);
+		rte_errno = EBUSY;
+		return -EBUSY;
+	}
+	hd->gsi[0] = qp;
+	pthread_mutex_unlock(&hd->ev_lock);
+	qp->mlx = true;
+	qp->gsi_port = 1;
+	qp->qpn = hermon_sqp_qpn(hd->sqp_base, 1, 1);
+	return 0;
+}
+
+/* Move a GSI QP still in RESET to port @port's QPN (QP1 is per port). */
+int
+hermon_sqp_gsi_port(struct hermon_qp *qp, uint8_t port)
+{
+	struct hermon_dev *hd = qp->hd;
+	uint32_t qpn;
+
+	if (port < 1 || port > hd->caps.num_ports || port > 2) {
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	if (port == qp->gsi_port)
+		return 0;
+	if (qp->pub.state != PRDMA_QPS_RESET) {
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	qpn = hermon_sqp_qpn(hd->sqp_base, port, 1);
+	pthread_mutex_lock(&hd->ev_lock);
+	if (hd->gsi[port - 1] != NULL) {
+		pthread_mutex_unlock(&hd->ev_lock);
+		rte_errno = EBUSY;
+		return -EBUSY;
+	}
+	hd->gsi[qp->gsi_port - 1] = NULL;
+	hd->gsi[port - 1] = qp;
+	if (hd->qp_table[qp->qpn] == qp)
+		hd->qp_table[qp->qpn] = NULL;
+	hd->qp_table[qpn] = qp;
+	pthread_mutex_unlock(&hd->ev_lock);
+	qp->gsi_port = port;
+	qp->qpn = qpn;
+	qp->db_val = rte_cpu_to_be_32(qpn << 8);
+	QPC(qp, local_qpn_een, qpn);
+	return 0;
+}
+
+void
+hermon_sqp_gsi_free(struct hermon_qp *qp)
+{
+	struct hermon_dev *hd = qp->hd;
+
+	pthread_mutex_lock(&hd->ev_lock);
+	if (qp->gsi_port >= 1 && qp->gsi_port <= 2 && hd->gsi[qp->gsi_port - 1] == qp)
+		hd->gsi[qp->gsi_port - 1] = NULL;
+	pthread_mutex_unlock(&hd->ev_lock);
+}
+
+/* The inline header's place: chunks never cross a 64-byte boundary. */
+static uint32_t
+hdr_end(uint32_t start, uint32_t n)
+{
+	uint32_t off = start;
+
+	while (n > 0) {
+		uint32_t room = 64 - ((off + 4) & 63), k = RTE_MIN(n, room);
+
+		off += 4 + k;
+		n -= k;
+	}
+	return RTE_ALIGN_CEIL(off, 16);
+}
+
+uint32_t
+hermon_sqp_wqe_bytes(uint32_t sge)
+{
+	return hdr_end(16, HERMON_SQP_ROCE_HLEN) + 16 * sge;
+}
+
+/* Write @n header bytes as inline chunks from byte @off; the end offset. */
+static uint32_t
+put_hdr(uint8_t *w, uint32_t off, const uint8_t *h, uint32_t n)
+{
+	while (n > 0) {
+		uint32_t room = 64 - ((off + 4) & 63), k = RTE_MIN(n, room);
+
+		/* the bytes, then the chunk's header (the prefetcher must not
+		 * see a valid header before its data: rdma-core set_inline) */
+		memcpy(w + off + 4, h, k);
+		rte_io_wmb();
+		*(rte_be32_t *)(w + off) = rte_cpu_to_be_32(RTE_BIT32(31) | k);
+		off += 4 + k;
+		h += k;
+		n -= k;
+	}
+	return RTE_ALIGN_CEIL(off, 16);
+}
+
+/* The RoCE v1 header of one MAD to @ah (IBA A16.4, 9.2, 9.3). */
+static int
+build_roce_hdr(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t len,
+	       uint8_t h[HERMON_SQP_ROCE_HLEN])
+{
+	const struct hermon_ah *ah = (const struct hermon_ah *)wr->wr.ud.ah;
+	const struct prdma_ah_attr *at = &ah->pub.attr;
+	const struct hermon_port *port = &qp->hd->port[qp->gsi_port - 1];
+	uint8_t *g = h + HERMON_ETH_HLEN, *b = g + HERMON_GRH_LEN, *d = b + HERMON_BTH_LEN;
+	uint32_t pad = (4 - len) & 3, qkey = wr->wr.ud.remote_qkey, v;
+	static const uint8_t zero[6];
+
+	if (at->sgid_index == 0 && port->gid_set)
+		memcpy(g + 8, port->gid, 16);
+	else if (at->sgid_index == 1 && port->ip_gid_set)
+		memcpy(g + 8, port->ip_gid, 16);
+	else
+		return EINVAL;
+	/* no DMAC, no frame (the AH resolves it: hermon_l2_dmac) */
+	if (memcmp(ah->l2 + 2, zero, 6) == 0)
+		return EHOSTUNREACH;
+	memcpy(h, ah->l2 + 2, 6);
+	memcpy(h + 6, port->mac, 6);
+	h[12] = HERMON_ETHERTYPE_ROCE >> 8;
+	h[13] = HERMON_ETHERTYPE_ROCE & 0xff;
+	v = 6u << 28 | (uint32_t)at->traffic_class << 20 | (at->flow_label & 0xfffff);
+	*(rte_be32_t *)g = rte_cpu_to_be_32(v);
+	*(rte_be16_t *)(g + 4) = rte_cpu_to_be_16(
+		(uint16_t)(RTE_ALIGN_CEIL(HERMON_BTH_LEN + HERMON_DETH_LEN + len, 4) + 4));
+	g[6] = HERMON_GRH_NXT_BTH;
+	g[7] = at->hop_limit != 0 ? at->hop_limit : 64;
+	memcpy(g + 24, at->dgid.raw, 16);
+	b[0] = HERMON_BTH_UD_SEND_ONLY;
+	b[1] = (uint8_t)(((wr->send_flags & PRDMA_SEND_SOLICITED) ? 0x80 : 0) | pad << 4);
+	*(rte_be16_t *)(b + 2) = rte_cpu_to_be_16(HERMON_DEFAULT_PKEY);
+	*(rte_be32_t *)(b + 4) = rte_cpu_to_be_32(wr->wr.ud.remote_qpn & 0xffffff);
+	*(rte_be32_t *)(b + 8) = rte_cpu_to_be_32(qp->mlx_psn++ & 0xffffff);
+	/* a Q_Key with the MSB set means the QP's own (IBA 10.2.5) */
+	if (qkey & RTE_BIT32(31))
+		qkey = qp->attr.qkey;
+	*(rte_be32_t *)d = rte_cpu_to_be_32(qkey);
+	/* the source QP on the wire is 1, whatever QPN the block gave it */
+	*(rte_be32_t *)(d + 4) = rte_cpu_to_be_32(1);
+	return 0;
+}
+
+static int
+post_one(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t head)
+{
+	uint8_t h[HERMON_SQP_ROCE_HLEN];
+	uint32_t off, len = 0, i, c;
+	uint8_t *w;
+	int err;
+
+	if (head - qp->sq_tail >= qp->sq_cap)
+		return ENOMEM;
+	if (wr->opcode != PRDMA_WR_SEND || wr->wr.ud.ah == NULL ||
+	    wr->num_sge > qp->max_send_sge || (wr->send_flags & PRDMA_SEND_INLINE))
+		return EINVAL;
+	if (qp->hd->port[qp->gsi_port - 1].type != HERMON_PORT_TYPE_ETH)
+		return ENOTSUP;
+	for (i = 0; i < wr->num_sge; i++)
+		len += wr->sg_list[i].length;
+	err = build_roce_hdr(qp, wr, len, h);
+	if (err != 0)
+		return err;
+	w = qp->sq + ((head & qp->sq_mask) << qp->sq_shift);
+	off = put_hdr(w, 16, h, sizeof(h));
+	for (i = 0; i < wr->num_sge; i++, off += 16) {
+		const struct prdma_sge *sg = &wr->sg_list[i];
+
+		*(rte_be32_t *)(w + off + 4) = rte_cpu_to_be_32(sg->lkey);
+		*(rte_be64_t *)(w + off + 8) = rte_cpu_to_be_64(sg->addr);
+		/* the byte count after the rest (rdma-core set_data_seg) */
+		rte_io_wmb();
+		*(rte_be32_t *)(w + off) = rte_cpu_to_be_32(sg->length != 0 ?
+							    sg->length : RTE_BIT32(31));
+	}
+	/* MLX control: DS; C (CQE) in dword 2 bits 3:2, ICRC bit 4 clear:
+	 * the device computes it (iPXE icrc = 0); SL 0, no VL15 on QP1 */
+	c = (wr->send_flags & PRDMA_SEND_SIGNALED) || qp->sig_all != 0 ? 3u << 2 : 0;
+	*(rte_be32_t *)(w + 4) = rte_cpu_to_be_32(off >> 4);
+	*(rte_be32_t *)(w + 8) = rte_cpu_to_be_32(c);
+	*(rte_be32_t *)(w + 12) = 0;
+	qp->sq_wrid[head & qp->sq_mask] = wr->wr_id;
+	hermon_barrier_wqe_before_owner();
+	*(rte_be32_t *)w = rte_cpu_to_be_32(((head >> qp->sq_log) & 1 ? RTE_BIT32(31) : 0) |
+					    HERMON_WQE_SEND);
+	return 0;
+}
+
+int
+hermon_sqp_post_send(struct hermon_qp *qp, const struct prdma_send_wr *wr,
+		     const struct prdma_send_wr **bad_wr)
+{
+	uint32_t head = qp->sq_head;
+	int err = 0;
+
+	if (qp->pub.state < PRDMA_QPS_RTS) {
+		*bad_wr = wr;
+		rte_errno = EBADMSG;
+		return -EBADMSG;
+	}
+	for (; wr != NULL; wr = wr->next) {
+		err = post_one(qp, wr, head);
+		if (err != 0)
+			break;
+		head++;
+	}
+	if (head != qp->sq_head) {
+		qp->sq_head = head;
+		hermon_barrier_wqe_before_doorbell();
+		rte_write32_relaxed(qp->db_val, qp->uar_db);
+	}
+	if (err != 0) {
+		*bad_wr = wr;
+		rte_errno = err;
+		return -err;
+	}
+	return 0;
+}

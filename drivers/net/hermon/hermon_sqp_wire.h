@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+#ifndef HERMON_SQP_WIRE_H
+#define HERMON_SQP_WIRE_H
+
+/*
+ * The special QPs (QP0/QP1) and the headers of their MLX WQEs, shared by
+ * the PMD (which builds the headers, as Linux mlx4_ib build_mlx_header and
+ * iPXE hermon_fill_mlx_send_wqe do) and the model (which puts them on its
+ * wire and parses them at the receiving port).
+ *
+ * CONF_SPECIAL_QP takes the base of an 8-aligned block of QPNs: the SMI
+ * QPs (QP0) of ports 1 and 2 are base and base+1, the GSI QPs (QP1)
+ * base+2 and base+3 (iPXE hermon_start, Linux mlx4_init_qp_table).
+ */
+
+#include <stdint.h>
+
+#define HERMON_SQP_BLOCK 8
+#define HERMON_SQP_ALIGN 8
+
+static inline uint32_t
+hermon_sqp_qpn(uint32_t base, uint8_t port, uint32_t wire_qpn)
+{
+	return base + (wire_qpn == 1 ? 2u : 0u) + (uint32_t)(port - 1);
+}
+
+/* RoCE v1 (IBoE) framing: Ethernet, then the GRH, BTH, DETH (IBA A16). */
+#define HERMON_ETHERTYPE_ROCE 0x8915
+#define HERMON_ETH_HLEN 14
+#define HERMON_GRH_LEN 40
+#define HERMON_BTH_LEN 12
+#define HERMON_DETH_LEN 8
+#define HERMON_GRH_NXT_BTH 0x1b
+#define HERMON_BTH_UD_SEND_ONLY 0x64
+#define HERMON_DEFAULT_PKEY 0xffff
+/* The MLX header of a RoCE v1 datagram: 74 bytes. */
+#define HERMON_SQP_ROCE_HLEN \
+	(HERMON_ETH_HLEN + HERMON_GRH_LEN + HERMON_BTH_LEN + HERMON_DETH_LEN)
+
+#endif /* HERMON_SQP_WIRE_H */
