@@ -205,8 +205,13 @@ rdma_create_qp_ex(struct rdma_cm_id *pub, struct ibv_qp_init_attr_ex *attr)
 void
 rdma_destroy_qp(struct rdma_cm_id *pub)
 {
+	struct rcm_id *id = (struct rcm_id *)pub;
+
 	if (pub == NULL || pub->qp == NULL)
 		return;
+	/* The CM must not touch the QP again, even for a late DREQ. */
+	if (id->pid != NULL)
+		prdma_cm_id_release_qp(id->pid);
 	ibv_destroy_qp(pub->qp);
 	pub->qp = NULL;
 }
