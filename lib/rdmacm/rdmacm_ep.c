@@ -25,6 +25,9 @@ rdma_create_ep(struct rdma_cm_id **idp, struct rdma_addrinfo *res,
 	if (rdma_create_id(NULL, &pub, NULL, (enum rdma_port_space)res->ai_port_space) < 0)
 		return -1;
 	id = (struct rcm_id *)pub;
+	/* As librdmacm: the QP type is the address's, whatever the caller set. */
+	if (qp_init_attr != NULL)
+		qp_init_attr->qp_type = (enum ibv_qp_type)res->ai_qp_type;
 	if (res->ai_flags & RAI_PASSIVE) {
 		if (res->ai_src_addr == NULL || rdma_bind_addr(pub, res->ai_src_addr) < 0)
 			goto fail;
