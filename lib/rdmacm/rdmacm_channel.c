@@ -50,6 +50,17 @@ rcm_channel_free(struct rcm_channel *ch)
 	free(ch);
 }
 
+static struct rcm_channel *dead_channels;
+
+/* A waiter on a destroyed channel: blocked until the program exits (or
+ * cancels the thread; poll() is a cancellation point, no lock is held). */
+static void
+block_forever(void)
+{
+	for (;;)
+		poll(NULL, 0, -1);
+}
+
 struct rdma_event_channel *
 rdma_create_event_channel(void)
 {
@@ -73,14 +84,31 @@ void
 rdma_destroy_event_channel(struct rdma_event_channel *channel)
 {
 	struct rcm_channel *ch = (struct rcm_channel *)channel;
+	uint64_t one = 1;
 
 	if (ch == NULL)
 		return;
 	pthread_mutex_lock(&rcm_lock);
 	/* Ids or unacked events still point here: keep it rather than free
 	 * what they use (librdmacm requires both gone first). */
-	if (ch->ids == 0 && ch->handed == 0)
+	if (ch->ids != 0 || ch->handed != 0) {
+		pthread_mutex_unlock(&rcm_lock);
+		return;
+	}
+	if (ch->waiters == 0) {
 		rcm_channel_free(ch);
+	} else {
+		/* A thread still waits in rdma_get_cm_event() (rping's CM thread
+		 * does at exit). With librdmacm it stays blocked in read() on
+		 * the closed fd, and the program exits around it: wake it so it
+		 * blocks for good without touching the channel again, which is
+		 * kept (on a list, not leaked) since the waiter still names it. */
+		ch->dead = true;
+		ch->next_dead = dead_channels;
+		dead_channels = ch;
+		if (write(ch->pub.fd, &one, sizeof(one)) != sizeof(one))
+			one = 0;
+	}
 	pthread_mutex_unlock(&rcm_lock);
 }
 
@@ -312,29 +340,44 @@ rdma_get_cm_event(struct rdma_event_channel *channel, struct rdma_cm_event **eve
 	struct rcm_channel *ch = (struct rcm_channel *)channel;
 	struct pollfd pfd;
 	struct rcm_event *ev;
-	int fl;
+	int fl, ret = 0;
 
 	if (ch == NULL || event == NULL)
 		return rcm_fail(EINVAL);
+	pthread_mutex_lock(&rcm_lock);
+	ch->waiters++;
 	for (;;) {
-		pthread_mutex_lock(&rcm_lock);
+		if (ch->dead) {
+			ch->waiters--;
+			pthread_mutex_unlock(&rcm_lock);
+			block_forever();
+		}
 		ev = TAILQ_FIRST(&ch->queue);
 		if (ev != NULL) {
 			hand_out(ch, ev);
-			pthread_mutex_unlock(&rcm_lock);
 			*event = &ev->pub;
-			return 0;
+			break;
 		}
 		pthread_mutex_unlock(&rcm_lock);
 		fl = fcntl(ch->pub.fd, F_GETFL);
-		if (fl >= 0 && (fl & O_NONBLOCK) != 0)
-			return rcm_fail(EAGAIN);
+		if (fl >= 0 && (fl & O_NONBLOCK) != 0) {
+			pthread_mutex_lock(&rcm_lock);
+			ret = EAGAIN;
+			break;
+		}
 		pfd.fd = ch->pub.fd;
 		pfd.events = POLLIN;
 		pfd.revents = 0;
-		if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
-			return -1;
+		if (poll(&pfd, 1, -1) < 0 && errno != EINTR) {
+			ret = errno;
+			pthread_mutex_lock(&rcm_lock);
+			break;
+		}
+		pthread_mutex_lock(&rcm_lock);
 	}
+	ch->waiters--;
+	pthread_mutex_unlock(&rcm_lock);
+	return ret != 0 ? rcm_fail(ret) : 0;
 }
 
 /* Under rcm_lock: wait for the next event about @id on its channel. */

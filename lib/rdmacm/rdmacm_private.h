@@ -70,7 +70,10 @@ struct rcm_channel {
 	struct rcm_event_list queue;       /* not yet handed out */
 	uint32_t ids;
 	uint32_t handed;                   /* handed out, not acked */
+	uint32_t waiters;                  /* threads in rdma_get_cm_event() */
 	bool own;                          /* made for a synchronous id */
+	bool dead;                         /* destroyed under a waiter */
+	struct rcm_channel *next_dead;
 };
 
 struct rcm_id {

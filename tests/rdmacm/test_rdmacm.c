@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <arpa/inet.h>
 
 #include <cmocka.h>
@@ -92,6 +93,55 @@ test_channel_fd(void **state)
 	assert_int_equal(rdma_get_cm_event(ch, &ev), -1);
 	assert_int_equal(errno, EAGAIN);
 	rdma_destroy_event_channel(ch);
+}
+
+struct waiter {
+	struct rdma_event_channel *ch;
+	int ret;
+	int err;
+};
+
+static void *
+wait_thread(void *arg)
+{
+	struct waiter *w = arg;
+	struct rdma_cm_event *ev;
+
+	w->ret = rdma_get_cm_event(w->ch, &ev);
+	w->err = errno;
+	return NULL;
+}
+
+/*
+ * rping destroys its channel while its CM thread still waits in
+ * rdma_get_cm_event(): as with librdmacm the waiter stays blocked (rping
+ * then exits 0 around it), and never touches the freed channel.
+ */
+static void
+test_channel_destroy_waiter(void **state)
+{
+	struct waiter w = { .ret = 0 };
+	struct timespec ts;
+	pthread_t t;
+	void *res;
+
+	(void)state;
+	w.ch = rdma_create_event_channel();
+	assert_non_null(w.ch);
+	assert_int_equal(pthread_create(&t, NULL, wait_thread, &w), 0);
+	ts.tv_sec = 0;
+	ts.tv_nsec = 50 * 1000 * 1000;
+	nanosleep(&ts, NULL);
+	rdma_destroy_event_channel(w.ch);
+	nanosleep(&ts, NULL);
+	assert_int_equal(pthread_tryjoin_np(t, &res), EBUSY);
+	assert_int_equal(pthread_cancel(t), 0);
+	assert_int_equal(pthread_join(t, &res), 0);
+	assert_ptr_equal(res, PTHREAD_CANCELED);
+	/* The library is still usable: its lock was not left held. */
+	w.ch = rdma_create_event_channel();
+	assert_non_null(w.ch);
+	rdma_destroy_event_channel(w.ch);
 }
 
 /* Client and server ids with their channels. */
@@ -501,6 +551,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_channel_fd),
+		cmocka_unit_test(test_channel_destroy_waiter),
 		cmocka_unit_test(test_devices),
 		cmocka_unit_test(test_rc_connect),
 		cmocka_unit_test(test_reject),
