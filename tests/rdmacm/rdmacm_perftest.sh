@@ -7,7 +7,8 @@
 # namespaces joined by a veth pair, net_af_packet on each end (the link is
 # up before the peer starts, which perftest checks at start-up). RC
 # ib_write_lat, ib_read_lat and ib_send_bw between two Debian binaries, and
-# ib_write_lat against prdma-perf -R on either side. Output is line
+# ib_write_lat against prdma-perf -R on either side, and the UD
+# ib_send_lat -R -c UD client against a prdma-perf server. Output is line
 # buffered (stdbuf) so the client starts once the server waits for it.
 # Usage: rdmacm_perftest.sh <prdma verbs dir> <prdma rdmacm dir> <prdma-perf>
 set -u
@@ -102,4 +103,6 @@ run read_lat debian debian read_lat -n 200 -s 64
 run send_bw debian debian send_bw -n 200 -s 4096
 run write_lat_vs_prdma_server prdma debian write_lat -n 200 -s 64
 run write_lat_vs_prdma_client debian prdma write_lat -n 200 -s 64
+# UD through SIDR: Debian's client resolves prdma-perf's QP and sends.
+run ud_send_lat_vs_prdma_server prdma debian send_lat -c UD -n 100 -s 64
 [ "$fails" -eq 0 ]
