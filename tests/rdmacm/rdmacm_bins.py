@@ -52,6 +52,19 @@ def prdma_app(app, role, sock, prefix, lcore, side, args):
 
 
 def run_pair(name, server, client, timeout=60, stop_server=False):
+    """run_pair_once, again once if a process died of a signal: DPDK
+    22.11's memif PMD can crash on a peer's disconnect (perf_common.py).
+    A second such death is returned as it is."""
+    r = run_pair_once(name, server, client, timeout, stop_server)
+    if (r[0] < 0 and not stop_server) or r[2] < 0:
+        print("WARNING: %s: a process died of signal %d (DPDK memif?); running the "
+              "pair again; its output:" % (name, -min(r[0], r[2])))
+        print(r[1] + "\n----\n" + r[3])
+        r = run_pair_once(name, server, client, timeout, stop_server)
+    return r
+
+
+def run_pair_once(name, server, client, timeout, stop_server):
     """server/client: ("debian", argv) or ("prdma", app, argv). The server
     side owns the memif socket and is 192.0.2.1, the client 192.0.2.2."""
     sock = os.path.join(TMP, "rcm-%s-%d.sock" % (name, os.getpid()))
