@@ -287,19 +287,27 @@ rcm_dev_route(const struct sockaddr *dst, struct prdma_dev **dev,
 struct ibv_pd *
 rcm_default_pd(struct ibv_context *ctx)
 {
+	static pthread_mutex_t pd_lock = PTHREAD_MUTEX_INITIALIZER;
+	struct ibv_pd *pd = NULL;
 	uint32_t i;
 
+	pthread_mutex_lock(&pd_lock);
 	for (i = 0; i < RCM_MAX_DEVS; i++) {
-		if (pds[i].ctx == ctx)
-			return pds[i].pd;
+		if (pds[i].ctx == ctx) {
+			pd = pds[i].pd;
+			break;
+		}
 		if (pds[i].ctx == NULL) {
-			pds[i].pd = ibv_alloc_pd(ctx);
-			if (pds[i].pd == NULL)
-				return NULL;
-			pds[i].ctx = ctx;
-			return pds[i].pd;
+			pd = ibv_alloc_pd(ctx);
+			if (pd != NULL) {
+				pds[i].pd = pd;
+				pds[i].ctx = ctx;
+			}
+			break;
 		}
 	}
-	errno = ENOMEM;
-	return NULL;
+	pthread_mutex_unlock(&pd_lock);
+	if (pd == NULL && i == RCM_MAX_DEVS)
+		errno = ENOMEM;
+	return pd;
 }
