@@ -13,6 +13,9 @@ PRDMA_HUGEPAGES=${PRDMA_HUGEPAGES:-512}   # 2 MiB pages: 1 GiB
 PRDMA_PACKAGES="gcc clang llvm meson ninja-build pkg-config python3 \
 libdpdk-dev dpdk libcmocka-dev libbpf-dev libxdp-dev libpcap-dev \
 iproute2 tshark gnuplot-nox valgrind libibverbs-dev ibverbs-utils perftest"
+# prdma's librdmacm.so.1 builds against Debian's headers; its tests run
+# Debian's rdmacm-utils binaries on it (doc/guides/verbs-rdmacm.md).
+PRDMA_PACKAGES="$PRDMA_PACKAGES librdmacm-dev rdmacm-utils"
 
 say() { printf '==> %s\n' "$*"; }
 

@@ -292,6 +292,14 @@ int prdma_cm_reject(struct prdma_cm_id *id, const void *private_data,
  */
 int prdma_cm_disconnect(struct prdma_cm_id *id);
 
+/**
+ * Make the CM forget @p id's QP before the application destroys it
+ * (librdmacm's rdma_destroy_qp() on a connected id): the CM never touches
+ * it again, yet still answers the peer's DREQ for that connection. A
+ * handshake still under way is ended (REJ). 0 or -EINVAL.
+ */
+int prdma_cm_id_release_qp(struct prdma_cm_id *id);
+
 /* ------------------------------------------------------------------------ */
 /* Statistics                                                                */
 /* ------------------------------------------------------------------------ */

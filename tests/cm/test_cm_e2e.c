@@ -160,6 +160,42 @@ conn_free(struct conn *c)
 	c->qa = c->qb = NULL;
 }
 
+/*
+ * The application destroys its QP while connected, after telling the CM
+ * (librdmacm's rdma_destroy_qp): the peer's DREQ is still matched by the
+ * QP number, answered, and reported on both ends.
+ */
+static void
+test_release_qp(void **state)
+{
+	struct conn c = { 0 };
+	struct prdma_cm_event *ev;
+
+	(void)state;
+	c.listen = listen_on(7390, PRDMA_CM_PS_TCP);
+	ev = request(&c, 7390, &t_fast);
+	assert_int_equal(prdma_cm_ack_event(ev), 0);
+	accept_it(&c, &t_fast);
+	both_established(&c, NULL, 0);
+	assert_int_equal(prdma_cm_id_release_qp(NULL), -EINVAL);
+	assert_int_equal(prdma_cm_id_release_qp(c.cid), 0);
+	assert_null(c.cid->qp);
+	t_qp_free(c.qa);
+	c.qa = NULL;
+	assert_int_equal(prdma_cm_disconnect(c.sid), 0);
+	ev = expect(t_a.ch, PRDMA_CM_EVENT_DISCONNECTED);
+	assert_ptr_equal(ev->id, c.cid);
+	assert_int_equal(prdma_cm_ack_event(ev), 0);
+	ev = expect(t_b.ch, PRDMA_CM_EVENT_DISCONNECTED);
+	assert_int_equal(prdma_cm_ack_event(ev), 0);
+	ev = expect(t_a.ch, PRDMA_CM_EVENT_TIMEWAIT_EXIT);
+	assert_int_equal(prdma_cm_ack_event(ev), 0);
+	ev = expect(t_b.ch, PRDMA_CM_EVENT_TIMEWAIT_EXIT);
+	assert_int_equal(prdma_cm_ack_event(ev), 0);
+	conn_free(&c);
+	assert_int_equal(prdma_cm_id_destroy(c.listen), 0);
+}
+
 /* Every REQ length 0..limit, every REP length 0..limit, data flows. */
 static void
 test_private_data_lengths(void **state)
@@ -848,6 +884,7 @@ main(void)
 		cmocka_unit_test(test_private_data_lengths),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_reject),
+		cmocka_unit_test(test_release_qp),
 		cmocka_unit_test(test_no_listener),
 		cmocka_unit_test(test_unreachable),
 		cmocka_unit_test(test_lost_messages),

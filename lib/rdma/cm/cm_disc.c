@@ -75,7 +75,7 @@ cm_disc_recv_dreq(struct cm_agent *ag, const struct cm_msg *msg,
 		return;
 	}
 	/* Linux ignores a DREQ naming another QP than the connection's. */
-	if (id->pub.qp == NULL || d->remote_qpn != id->pub.qp->qp_num) {
+	if (!id->has_qp_num || d->remote_qpn != id->qp_num) {
 		cm_stat_add(ag->dev, CM_ST_UNMATCHED, 1);
 		return;
 	}

@@ -238,6 +238,8 @@ prdma_cm_connect(struct prdma_cm_id *pub, struct prdma_qp *qp,
 	cm_gid_to_sockaddr(&id->sgid, id->src_port, &pub->local_addr);
 	cm_gid_to_sockaddr(&dgid, port, &pub->peer_addr);
 	pub->qp = qp;
+	id->qp_num = qp->qp_num;
+	id->has_qp_num = true;
 	ret = ud ? cm_sidr_connect(id, param) : cm_active_connect(id, param);
 	if (ret < 0) {
 		pub->qp = NULL;
@@ -281,6 +283,8 @@ prdma_cm_accept(struct prdma_cm_id *pub, struct prdma_qp *qp,
 		goto out;
 	}
 	pub->qp = qp;
+	id->qp_num = qp->qp_num;
+	id->has_qp_num = true;
 	ret = id->state == CM_SIDR_REQ_RCVD ? cm_sidr_accept(id, param) :
 					      cm_passive_accept(id, param);
 out:
@@ -327,4 +331,28 @@ prdma_cm_disconnect(struct prdma_cm_id *pub)
 		ret = -EINVAL;
 	pthread_mutex_unlock(&cm_lock);
 	return ret < 0 ? cm_err(-ret) : 0;
+}
+
+int
+prdma_cm_id_release_qp(struct prdma_cm_id *pub)
+{
+	struct cm_id_priv *id = CM_ID(pub);
+
+	if (pub == NULL)
+		return cm_err(EINVAL);
+	pthread_mutex_lock(&cm_lock);
+	/* A handshake cannot finish without its QP: end it as a destroy would. */
+	switch (id->state) {
+	case CM_REQ_SENT:
+	case CM_REP_SENT:
+	case CM_SIDR_REQ_SENT:
+		cm_conn_abort(id);
+		break;
+	default:
+		break;
+	}
+	id->path_wait = false;
+	pub->qp = NULL;
+	pthread_mutex_unlock(&cm_lock);
+	return 0;
 }

@@ -156,6 +156,8 @@ struct cm_id_priv {
 	uint32_t remote_id;
 	uint64_t remote_guid;
 	uint32_t remote_qpn;
+	uint32_t qp_num;                   /* our QP's, kept past a release */
+	bool has_qp_num;
 	uint64_t tid;
 	uint32_t rq_psn;                   /* announced in our REQ/REP */
 	uint32_t sq_psn;                   /* the peer's announcement */
