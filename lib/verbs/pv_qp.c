@@ -105,12 +105,37 @@ ibv_destroy_ah(struct ibv_ah *ibah)
 	return 0;
 }
 
+/*
+ * A RoCEv2 datagram over IPv4 leaves 20 zero bytes and then its IPv4
+ * header in the 40-byte GRH area (rdma-core's providers and rxe lay it out
+ * so; an IPv6 or IB GRH starts with version 6 instead).
+ */
+static int
+grh_is_ipv4(const struct ibv_grh *grh)
+{
+	static const uint8_t zero[20];
+	const uint8_t *area = (const uint8_t *)grh;
+
+	return memcmp(area, zero, sizeof(zero)) == 0 && (area[20] >> 4) == 4;
+}
+
+/* ::ffff:a.b.c.d, RoCEv2's GID of an IPv4 address. */
+static void
+pv_gid_v4mapped(union ibv_gid *g, const uint8_t *ip4)
+{
+	memset(g->raw, 0, sizeof(g->raw));
+	g->raw[10] = 0xff;
+	g->raw[11] = 0xff;
+	memcpy(&g->raw[12], ip4, 4);
+}
+
 /* The reply path of a received datagram: the GRH's source is the peer. */
 int
 ibv_init_ah_from_wc(struct ibv_context *c, uint8_t port, struct ibv_wc *wc,
 		    struct ibv_grh *grh, struct ibv_ah_attr *ah_attr)
 {
-	union ibv_gid gid;
+	const uint8_t *area = (const uint8_t *)grh;
+	union ibv_gid gid, local;
 	uint32_t flow;
 	int i;
 
@@ -124,15 +149,22 @@ ibv_init_ah_from_wc(struct ibv_context *c, uint8_t port, struct ibv_wc *wc,
 	if (!(wc->wc_flags & IBV_WC_GRH) || grh == NULL)
 		return pv_err(EINVAL), -1; /* RoCE datagrams always carry one */
 	ah_attr->is_global = 1;
-	memcpy(ah_attr->grh.dgid.raw, grh->sgid.raw, sizeof(grh->sgid.raw));
-	flow = be32toh(grh->version_tclass_flow);
-	ah_attr->grh.flow_label = flow & 0xfffff;
-	ah_attr->grh.traffic_class = (flow >> 20) & 0xff;
 	ah_attr->grh.hop_limit = 0xff;
+	if (grh_is_ipv4(grh)) {
+		pv_gid_v4mapped(&ah_attr->grh.dgid, area + 20 + 12);  /* source */
+		pv_gid_v4mapped(&local, area + 20 + 16);               /* destination */
+		ah_attr->grh.traffic_class = area[20 + 1];
+	} else {
+		memcpy(ah_attr->grh.dgid.raw, grh->sgid.raw, sizeof(grh->sgid.raw));
+		memcpy(local.raw, grh->dgid.raw, sizeof(local.raw));
+		flow = be32toh(grh->version_tclass_flow);
+		ah_attr->grh.flow_label = flow & 0xfffff;
+		ah_attr->grh.traffic_class = (flow >> 20) & 0xff;
+	}
 	for (i = 0; i < 256; i++) {
 		if (ibv_query_gid(c, port, i, &gid) != 0)
 			break;
-		if (memcmp(gid.raw, grh->dgid.raw, sizeof(gid.raw)) == 0) {
+		if (memcmp(gid.raw, local.raw, sizeof(gid.raw)) == 0) {
 			ah_attr->grh.sgid_index = (uint8_t)i;
 			return 0;
 		}

@@ -124,6 +124,38 @@ test_gid(void **state)
 	assert_int_equal(errno, EINVAL);
 }
 
+/*
+ * The reply path of a RoCEv2 datagram over IPv4: the 40-byte GRH area
+ * holds 20 zero bytes and the IPv4 header (as rdma-core's providers lay
+ * it out), so the peer is the IPv4 source, not the IPv6 GRH's SGID.
+ */
+static void
+test_ah_from_wc_ipv4(void **state)
+{
+	static const uint8_t peer[16] = { [10] = 0xff, [11] = 0xff, 10, 9, 1, 2 };
+	uint8_t area[40] = { 0 };
+	struct ibv_ah_attr at;
+	struct ibv_wc wc;
+
+	(void)state;
+	area[20] = 0x45;                       /* IPv4, 5 words */
+	area[21] = 0x68;                       /* TOS: DSCP 26 */
+	area[20 + 9] = 17;                     /* UDP */
+	memcpy(&area[20 + 12], &peer[12], 4);  /* source: the peer */
+	area[36] = 10; area[37] = 9; area[38] = 1; area[39] = 1; /* us */
+	memset(&wc, 0, sizeof(wc));
+	wc.wc_flags = IBV_WC_GRH;
+	assert_int_equal(ibv_init_ah_from_wc(ctx, 1, &wc, (struct ibv_grh *)area, &at), 0);
+	assert_int_equal(at.is_global, 1);
+	assert_memory_equal(at.grh.dgid.raw, peer, 16);
+	assert_int_equal(at.grh.sgid_index, 0);
+	assert_int_equal(at.grh.traffic_class, 0x68);
+	assert_int_equal(at.port_num, 1);
+	/* Addressed to someone else: no GID of ours to answer from. */
+	area[39] = 7;
+	assert_int_equal(ibv_init_ah_from_wc(ctx, 1, &wc, (struct ibv_grh *)area, &at), -1);
+}
+
 /* MRs on malloc'd and stack memory; a range inside another; an overlap. */
 static void
 test_mr(void **state)
@@ -280,6 +312,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_inlines),
 		cmocka_unit_test(test_gid),
+		cmocka_unit_test(test_ah_from_wc_ipv4),
 		cmocka_unit_test(test_mr),
 		cmocka_unit_test(test_channel),
 		cmocka_unit_test(test_qp_modify),
