@@ -9,8 +9,11 @@ each against prdma's own apps on the other side where prdma has one.
   both exit 0 and both print rping's ping data, ping by ping;
 - rdma_server / rdma_client (synchronous endpoints, rdma_get_request);
 - ucmatose, several connections, several messages each;
+- udaddy (UD, SIDR, a reply AH from each datagram's GRH area) both ways
+  (Debian <-> Debian, Debian <-> prdma-udaddy);
 - an unreachable port: rping's client fails cleanly (REJECTED).
 usage: rdmacm_bins.py <prdma verbs dir> <prdma rdmacm dir> <prdma-rping> <tmp>
+       [<prdma-udaddy>]
 """
 
 import os
@@ -22,6 +25,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from perf_common import devargs, fail, memif_args, sock_ready  # noqa
 
 VERBS_DIR, RDMACM_DIR, PRDMA_RPING, TMP = sys.argv[1:5]
+PRDMA_UDADDY = sys.argv[5] if len(sys.argv) > 5 else None
 SERVER_IP = "192.0.2.1"
 CLIENT_IP = "192.0.2.2"
 
@@ -104,6 +108,17 @@ def run_pair_once(name, server, client, timeout, stop_server):
     return srv.returncode, sout, cli.returncode, cli.stdout
 
 
+def check_udaddy(name, server, client):
+    """Both sides finish their transfers: udaddy's server answers every
+    message through an AH made from the datagram's GRH area."""
+    src, sout, crc, cout = run_pair(name, server, client)
+    if src != 0 or crc != 0 or "return status 0" not in sout or \
+            "return status 0" not in cout or "data transfers complete" not in cout:
+        print(sout + "\n----\n" + cout)
+        fail("%s: server rc %d, client rc %d" % (name, src, crc))
+    print("ok: %s: 10 datagrams each way, replies through an AH from the GRH" % name)
+
+
 def lines(out, prefix):
     return [ln[len(prefix):] for ln in out.splitlines() if ln.startswith(prefix)]
 
@@ -149,6 +164,16 @@ def main():
         print(sout + "\n----\n" + cout)
         fail("ucmatose: server rc %d, client rc %d" % (src, crc))
     print("ok: ucmatose: 4 connections, 20 messages each way, disconnected")
+
+    check_udaddy("udaddy", ("debian", ["udaddy", "-b", SERVER_IP, "-C", "10"]),
+                 ("debian", ["udaddy", "-s", SERVER_IP, "-b", CLIENT_IP, "-C", "10"]))
+    if PRDMA_UDADDY is not None:
+        check_udaddy("udaddy-vs-prdma-server",
+                     ("prdma", PRDMA_UDADDY, ["-b", SERVER_IP, "-C", "10"]),
+                     ("debian", ["udaddy", "-s", SERVER_IP, "-b", CLIENT_IP, "-C", "10"]))
+        check_udaddy("udaddy-vs-prdma-client",
+                     ("debian", ["udaddy", "-b", SERVER_IP, "-C", "10"]),
+                     ("prdma", PRDMA_UDADDY, ["-s", SERVER_IP, "-b", CLIENT_IP, "-C", "10"]))
 
     # Nobody listens on the port: the REQ is rejected and rping says so.
     src, sout, crc, cout = run_pair(
