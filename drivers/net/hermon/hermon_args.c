@@ -6,6 +6,8 @@
  * hermon devargs: "pci=0000:03:00.0[,kdrv=vfio|uio][,sysfs=/path]" or
  * "model[,ports=1|2][,mac=MAC]", each with optional "name=" and "cmd_timeout_ms=",
  * and the port's addresses: "ip=IPv4" and "neigh=IPv4/MAC" (repeatable).
+ * "model_bf=0|1" (model: report BlueFlame) and, everywhere, "bf=0|1"
+ * (BlueFlame for small inline sends where the device has it; default 1).
  */
 
 #include <errno.h>
@@ -22,7 +24,7 @@
 
 static const char *const hermon_keys[] = {
 	"pci", "kdrv", "model", "ports", "name", "sysfs", "cmd_timeout_ms", "link",
-	"side", "ip", "neigh", "mac", NULL
+	"side", "ip", "neigh", "mac", "bf", "model_bf", NULL
 };
 
 static int
@@ -124,6 +126,7 @@ parse_kv(struct rte_kvargs *kv, struct hermon_args *a)
 {
 	const char *pci, *kdrv, *model, *ports, *name, *sysfs, *tmo, *link, *side;
 	const char *ip, *mac;
+	const char *bf, *mbf;
 	struct rte_pci_addr addr;
 	uint64_t v;
 	int err = 0;
@@ -139,6 +142,8 @@ parse_kv(struct rte_kvargs *kv, struct hermon_args *a)
 	side = one(kv, "side", &err);
 	ip = one(kv, "ip", &err);
 	mac = one(kv, "mac", &err);
+	bf = one(kv, "bf", &err);
+	mbf = one(kv, "model_bf", &err);
 	if (err != 0)
 		return err;
 	if ((pci == NULL) == (model == NULL))
@@ -170,7 +175,14 @@ parse_kv(struct rte_kvargs *kv, struct hermon_args *a)
 				return -EINVAL;
 			a->ports = (uint8_t)v;
 		}
+		if (mbf != NULL) {
+			if (prdma_args_parse_u64("hermon", "model_bf", mbf, 0, 1, &v) < 0)
+				return -EINVAL;
+			a->model_bf = v != 0;
+		}
 	} else {
+		if (mbf != NULL)
+			return bad("model_bf", mbf, "only with model");
 		if (ports != NULL)
 			return bad("ports", ports, "only with model");
 		if (link != NULL || side != NULL)
@@ -198,6 +210,11 @@ parse_kv(struct rte_kvargs *kv, struct hermon_args *a)
 		if (name[0] == '\0' || strlen(name) >= sizeof(a->name))
 			return bad("name", name, "empty or too long");
 		snprintf(a->name, sizeof(a->name), "%s", name);
+	}
+	if (bf != NULL) {
+		if (prdma_args_parse_u64("hermon", "bf", bf, 0, 1, &v) < 0)
+			return -EINVAL;
+		a->no_bf = v == 0;
 	}
 	if (tmo != NULL) {
 		if (prdma_args_parse_u64("hermon", "cmd_timeout_ms", tmo, 1, 600000,

@@ -7,6 +7,7 @@
 
 /* Devargs of the hermon provider (the part after "hermon:"). */
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <rte_pci.h>
@@ -44,10 +45,12 @@ struct hermon_args {
 	/** model: the ports' MAC (mac=; port 2 gets the last byte + 1). */
 	bool has_mac;
 	uint8_t mac[6];
+	bool no_bf;                        /**< bf=0: ring the doorbell, never BlueFlame */
+	bool model_bf;                     /**< model_bf=1: the model has BlueFlame */
 };
 
 /* Keys, for the provider's help string. */
-#define HERMON_ARGS_KEYS "pci,kdrv,model,ports,name,sysfs,cmd_timeout_ms,link,side,ip,neigh,mac"
+#define HERMON_ARGS_KEYS "pci,kdrv,model,ports,name,sysfs,cmd_timeout_ms,link,side,ip,neigh,mac,bf,model_bf"
 
 /* Parse @args; 0 or a negative errno after a log line naming the bad key. */
 int hermon_args_parse(const char *args, struct hermon_args *out);

@@ -30,6 +30,7 @@ model_open(struct hermon_bus *bus)
 		.link = a->link[0] != '\0' ? a->link : NULL,
 		.side = a->side,
 		.has_mac = a->has_mac,
+		.bf = a->model_bf,
 	};
 	char name[64];
 	const struct hermon_pci_id *id;
