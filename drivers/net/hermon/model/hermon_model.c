@@ -479,6 +479,10 @@ hermon_model_get_stats(struct hermon_model *m, struct hermon_model_stats *st)
 	st->timeouts = m->timeouts;
 	st->drops = m->drops;
 	st->mc_filtered = m->mc_filtered;
+	st->bf_exec = m->bf_exec;
+	st->bf_fallback = m->bf_fallback;
+	st->bf_half[0] = m->bf_half[0];
+	st->bf_half[1] = m->bf_half[1];
 	hm_wire_unlock();
 	return 0;
 }

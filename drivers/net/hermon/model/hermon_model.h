@@ -186,6 +186,9 @@ struct hermon_model_stats {
 	uint64_t timeouts;         /**< transport timeouts (no responder) */
 	uint64_t drops;            /**< UD/UC messages dropped at a responder */
 	uint64_t mc_filtered;      /**< multicast frames the port's MAC filter dropped (F31) */
+	uint64_t bf_exec;          /**< send WQEs taken from a BlueFlame copy */
+	uint64_t bf_fallback;      /**< BlueFlame copies ignored (torn): ring read instead */
+	uint64_t bf_half[2];       /**< BlueFlame copies seen in the first/second half */
 };
 int hermon_model_get_stats(struct hermon_model *m, struct hermon_model_stats *st);
 

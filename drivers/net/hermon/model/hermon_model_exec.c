@@ -994,55 +994,152 @@ hm_flush(struct hm_qp *q)
 	return n;
 }
 
+/*
+ * Run the send WQE @w (slot @ctr, from the ring or a BlueFlame copy):
+ * 1 if it completed (the counter moves on), 0 if it waits (RNR, timeout),
+ * -1 if it failed the QP.
+ */
+static int
+hm_run_one(struct hm_qp *q, const uint8_t *w, uint16_t ctr, uint64_t now)
+{
+	static struct hm_wqe x;           /* under the wire lock: one user */
+	const struct hermon_prm_wqe_segment_ctrl_send *c = (const void *)w;
+	uint8_t synd;
+	uint32_t bytes;
+
+	memset(&x, 0, offsetof(struct hm_wqe, seg));
+	x.opcode = HERMON_GET(c, wqe_segment_ctrl_send, opcode);
+	x.ds = HERMON_GET(c, wqe_segment_ctrl_send, ds);
+	x.signaled = HERMON_GET(c, wqe_segment_ctrl_send, c) == 3;
+	x.se = HERMON_GET(c, wqe_segment_ctrl_send, s) != 0;
+	x.imm = HERMON_GET(c, wqe_segment_ctrl_send, immediate);
+	x.ctr = ctr;
+	if (hm_wqe_parse(q, w, &x) < 0) {
+		synd = HERMON_SYND_LOC_QP_OP;
+		bytes = 0;
+	} else if (q->st == HERMON_QPST_MLX) {
+		hm_mlx_exec(q, &x, &synd);
+		bytes = 0;
+	} else if (hm_exec_wqe(q, &x, now, &synd, &bytes) == HM_STEP_WAIT) {
+		return 0;
+	}
+	q->rt->rnr_tries = 0;
+	q->rt->retry_tries = 0;
+	q->rt->wait_until = 0;
+	if (synd != 0) {
+		hm_cqe_err(q, true, ctr, synd);
+		QX_SET(q, sq_wqe_counter, (uint16_t)(ctr + 1));
+		QX_SET(q, state, HERMON_QPS_ERR);
+		return -1;
+	}
+	if (x.signaled)
+		hm_cqe_ok(q, true, x.opcode, ctr, bytes, 0, 0, false, false, 0);
+	QX_SET(q, sq_wqe_counter, (uint16_t)(ctr + 1));
+	return 1;
+}
+
 static unsigned int
 hm_run_sq(struct hm_qp *q, uint64_t now)
 {
-	static struct hm_wqe x;           /* under the wire lock: one user */
 	unsigned int n = 0;
 	const uint8_t *w;
-	uint8_t synd;
-	uint32_t bytes;
 	uint16_t ctr;
+	int r;
 
 	if (q->rt->wait_until > now)
 		return 0;
 	for (ctr = (uint16_t)QX(q, sq_wqe_counter); n < HM_WQE_BUDGET; ctr++) {
-		const struct hermon_prm_wqe_segment_ctrl_send *c;
-
 		w = hm_sq_head(q, ctr);
 		if (w == NULL)
 			break;
-		c = (const void *)w;
-		memset(&x, 0, offsetof(struct hm_wqe, seg));
-		x.opcode = HERMON_GET(c, wqe_segment_ctrl_send, opcode);
-		x.ds = HERMON_GET(c, wqe_segment_ctrl_send, ds);
-		x.signaled = HERMON_GET(c, wqe_segment_ctrl_send, c) == 3;
-		x.se = HERMON_GET(c, wqe_segment_ctrl_send, s) != 0;
-		x.imm = HERMON_GET(c, wqe_segment_ctrl_send, immediate);
-		x.ctr = ctr;
-		if (hm_wqe_parse(q, w, &x) < 0) {
-			synd = HERMON_SYND_LOC_QP_OP;
-			bytes = 0;
-		} else if (q->st == HERMON_QPST_MLX) {
-			hm_mlx_exec(q, &x, &synd);
-			bytes = 0;
-		} else if (hm_exec_wqe(q, &x, now, &synd, &bytes) == HM_STEP_WAIT) {
+		r = hm_run_one(q, w, ctr, now);
+		if (r == 0)
 			break;
-		}
-		q->rt->rnr_tries = 0;
-		q->rt->retry_tries = 0;
-		q->rt->wait_until = 0;
-		if (synd != 0) {
-			hm_cqe_err(q, true, ctr, synd);
-			QX_SET(q, sq_wqe_counter, (uint16_t)(ctr + 1));
-			QX_SET(q, state, HERMON_QPS_ERR);
-			n++;
-			break;
-		}
-		if (x.signaled)
-			hm_cqe_ok(q, true, x.opcode, ctr, bytes, 0, 0, false, false, 0);
-		QX_SET(q, sq_wqe_counter, (uint16_t)(ctr + 1));
 		n++;
+		if (r < 0)
+			break;
+	}
+	return n;
+}
+
+/*
+ * One BlueFlame half holding a copy (its first dword not 0). A card takes
+ * the WQE from the copy when all of it arrived, and otherwise ignores the
+ * copy and reads the ring, as for a doorbell. The model cannot see which
+ * write-combining chunks arrived; it takes the copy only when it is the
+ * QP's next WQE (counter and QPN in the control segment, as rdma-core
+ * writes them) and equals the ring copy byte for byte (bar the counter
+ * and QPN), and counts every other copy as a torn one: the ring path then
+ * runs the WQE. The half is cleared for the next copy.
+ */
+static unsigned int
+hm_bf_half(struct hermon_model *m, uint8_t *half, unsigned int h, uint64_t now)
+{
+	uint8_t copy[HM_BF_REG_SIZE / 2];
+	const uint8_t *w;
+	uint32_t d0, qpn, len;
+	uint16_t ctr;
+	struct hm_qp q;
+	int r = 0;
+
+	rte_io_rmb(); /* the first dword before the rest of the copy */
+	memcpy(copy, half, sizeof(copy));
+	memset(half, 0, sizeof(copy));
+	m->bf_half[h]++;
+	d0 = rte_be_to_cpu_32(*(const uint32_t *)copy);
+	qpn = rte_be_to_cpu_32(*(const uint32_t *)(copy + 8)) >> 8;
+	ctr = (uint16_t)(d0 >> 8);
+	len = (rte_be_to_cpu_32(*(const uint32_t *)(copy + 4)) & 0x3f) * 16;
+	if (len == 0 || len > sizeof(copy) || hm_qp_load(m, qpn, &q) < 0 ||
+	    q.state != HERMON_QPS_RTS || q.rt->wait_until > now ||
+	    (uint16_t)QX(&q, sq_wqe_counter) != ctr)
+		goto torn;
+	w = hm_sq_head(&q, ctr);
+	if (w == NULL || len > q.sq_stride)
+		goto torn;
+	/* the copy carries the counter and QPN where the ring has 0 */
+	if (rte_be_to_cpu_32(*(const uint32_t *)w) != (d0 & ~0x00ffff00u) ||
+	    memcmp(w + 4, copy + 4, 4) != 0 ||
+	    (rte_be_to_cpu_32(*(const uint32_t *)(w + 8)) & 0xff) !=
+	    (rte_be_to_cpu_32(*(const uint32_t *)(copy + 8)) & 0xff) ||
+	    memcmp(w + 12, copy + 12, len - 12) != 0)
+		goto torn;
+	r = hm_run_one(&q, copy, ctr, now);
+	if (r != 0) {
+		m->bf_exec++;
+		return 1;
+	}
+torn:
+	m->bf_fallback++;
+	return 0;
+}
+
+/* The BlueFlame registers of every UAR page an active QP uses. */
+static unsigned int
+hm_bf_poll(struct hermon_model *m, uint64_t now)
+{
+	uint32_t seen[(1u << HM_LOG_UARS) / 32] = { 0 };
+	unsigned int n = 0, i, r, h;
+	struct hm_qp q;
+
+	for (i = 0; i < m->obj.nactive; i++) {
+		uint32_t page;
+		uint8_t *bf;
+
+		if (hm_qp_load(m, m->obj.active[i], &q) < 0)
+			continue;
+		page = QX(&q, usr_page) & ((1u << HM_LOG_UARS) - 1);
+		if (seen[page / 32] & RTE_BIT32(page % 32))
+			continue;
+		seen[page / 32] |= RTE_BIT32(page % 32);
+		bf = m->bar2 + HM_UAR_BAR_SIZE + (size_t)page * HERMON_UAR_PAGE_SIZE;
+		for (r = 0; r < (1u << HM_LOG_BF_REGS); r++)
+			for (h = 0; h < 2; h++) {
+				uint8_t *half = bf + r * HM_BF_REG_SIZE + h * (HM_BF_REG_SIZE / 2);
+
+				if (__atomic_load_n((uint32_t *)half, __ATOMIC_ACQUIRE) != 0)
+					n += hm_bf_half(m, half, h, now);
+			}
 	}
 	return n;
 }
@@ -1057,6 +1154,8 @@ hm_exec_poll(struct hermon_model *m)
 	if (!m->hca_init || m->catas || m->obj.qp == NULL || m->obj.nactive == 0)
 		return 0;
 	now = rte_get_tsc_cycles();
+	if (m->conf.bf)
+		n += hm_bf_poll(m, now);
 	for (i = 0; i < m->obj.nactive; i++) {
 		if (hm_qp_load(m, m->obj.active[i], &q) < 0)
 			continue;

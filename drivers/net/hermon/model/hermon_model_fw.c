@@ -154,6 +154,7 @@ hm_query_dev_cap(struct hermon_model *m, struct hm_cmd *c)
 	CAP(num_rsvd_uars, m->conf.rsvd_uars);
 	CAP(bf, m->conf.bf);
 	CAP(log_bf_reg_size, m->conf.bf ? 9 : 0);      /* 512 B registers */
+	CAP(log_max_bf_regs_per_page, m->conf.bf ? HM_LOG_BF_REGS : 0);
 	CAP(max_desc_sz_sq, 1008);
 	CAP(max_sg_sq, 32);
 	CAP(max_desc_sz_rq, 512);

@@ -189,6 +189,7 @@ struct hermon_model {
 	uint16_t port_mtu[2];                     /* SET_PORT general */
 	uint64_t exec_work;                   /* WQEs and flushes done */
 	uint64_t rnr_naks, timeouts, drops;
+	uint64_t bf_exec, bf_fallback, bf_half[2];  /* BlueFlame copies */
 	/* hermon_model_trace.c */
 	struct hermon_model_trace_ev *trace;
 	uint32_t trace_cap, trace_n, trace_lost;
@@ -208,6 +209,10 @@ hm_bar2_len(const struct hermon_model *m)
 {
 	return (size_t)HM_UAR_BAR_SIZE << (m->conf.bf ? 1 : 0);
 }
+
+/* BlueFlame: 8 registers of 512 B (two 256 B halves) per page. */
+#define HM_LOG_BF_REGS 3
+#define HM_BF_REG_SIZE 512u
 
 /* log2 of the UAR pages (QUERY_DEV_CAP uar_sz 0: 2^20 bytes of 4 KiB). */
 #define HM_LOG_UARS 8
