@@ -86,6 +86,23 @@ hermon_barrier_wqe_before_doorbell(void)
 	rte_io_wmb();
 }
 
+/*
+ * BlueFlame: the ring copy (owner bit included) in memory before the copy
+ * to the register, so that the device's fallback to the ring finds it.
+ */
+static __rte_always_inline void
+hermon_barrier_wqe_before_bf(void)
+{
+	rte_wmb();
+}
+
+/* BlueFlame: flush the write-combining buffer so the copy leaves now. */
+static __rte_always_inline void
+hermon_barrier_bf_flush(void)
+{
+	rte_wmb();
+}
+
 /* Receive descriptors visible before the doorbell record counts them. */
 static __rte_always_inline void
 hermon_barrier_desc_before_dbrec(void)

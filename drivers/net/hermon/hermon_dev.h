@@ -44,6 +44,8 @@ struct hermon_caps {
 	uint8_t log_max_mcg, log_max_qp_mcg, log_max_pd, num_rsvd_pds;
 	uint8_t num_rsvd_mcgs;
 	uint8_t uar_sz, num_rsvd_uars;
+	bool bf;                         /**< BlueFlame registers in BAR2's upper part */
+	uint8_t log_bf_reg_size, log_max_bf_regs_per_page;
 	uint16_t max_desc_sz_sq, max_desc_sz_rq;
 	uint8_t max_sg_sq, max_sg_rq;
 	bool rc, uc, ud, srq, atomic, mw;
@@ -162,6 +164,10 @@ struct hermon_dev {
 	uint8_t *uar;                    /**< the UAR page of QPs and CQs */
 	uint32_t uar_idx;                /**< its index (QPC/CQC usr_page) */
 	uint32_t log_uars;               /**< INIT_HCA log_max_uars */
+	uint8_t *bf_page;                /**< the BlueFlame page of uar_idx, or NULL */
+	uint32_t bf_reg_size;            /**< bytes of one register (two halves) */
+	uint32_t bf_nregs;               /**< registers in bf_page (<= 32) */
+	uint32_t bf_used;                /**< allocated registers, one bit each */
 	bool iova_is_va;                 /**< DMA MR addresses need no translation */
 	struct hermon_mcast *mcast;      /**< multicast groups (hermon_mcast.c) */
 };

@@ -450,6 +450,38 @@ post_doorbell(struct hermon_qp *qp, uint32_t head)
 	rte_write32_relaxed(qp->db_val, qp->uar_db);
 }
 
+/*
+ * BlueFlame (rdma-core mlx4_post_send, one inline WQE of at most half a
+ * register): the WQE is in the ring with its owner bit; its copy goes to
+ * the register's current half, with the WQE counter in control bits 8-23
+ * and the QPN in bits 8-31 of control dword 2, in 64-bit stores rounded up
+ * to 64 bytes. The device takes the WQE from the copy, with no doorbell
+ * and no read of the ring; a copy that arrives torn, it ignores, and reads
+ * the ring as for a doorbell. The halves alternate so that the device
+ * never reads a half being written. The ring copy stays as posted.
+ */
+static __rte_always_inline void
+post_bf(struct hermon_qp *qp, uint32_t head, uint32_t bytes)
+{
+	const uint64_t *src = (const uint64_t *)(qp->sq + ((head & qp->sq_mask) << qp->sq_shift));
+	volatile uint64_t *dst = (volatile uint64_t *)(qp->bf + qp->bf_off);
+	uint32_t i, n = ((bytes + 63) & ~63u) / 8;
+	union { uint64_t q; rte_be32_t d[2]; } c0, c1;
+
+	qp->sq_head = head + 1;
+	c0.q = src[0];
+	c0.d[0] |= rte_cpu_to_be_32((head & 0xffff) << 8);
+	c1.q = src[1];
+	c1.d[0] |= qp->db_val;
+	hermon_barrier_wqe_before_bf();
+	dst[0] = c0.q;
+	dst[1] = c1.q;
+	for (i = 2; i < n; i++)
+		dst[i] = src[i];
+	hermon_barrier_bf_flush();
+	qp->bf_off ^= qp->bf_half;
+}
+
 static __rte_noinline int
 post_fail(const struct prdma_send_wr *wr, const struct prdma_send_wr **bad_wr, int err)
 {
@@ -489,20 +521,20 @@ post_send_chain(struct hermon_qp *qp, const struct prdma_send_wr *wr,
  * inline buffer, or gather entries that take virtual addresses), written
  * in slot @head in straight-line code that calls nothing and so saves no
  * registers. The caller has checked the QP's state and the ring room.
- * Returns false, before a byte is written, for anything else: the caller
- * hands it to post_one, which checks and reports it.
+ * Returns the WQE's bytes, or 0, before a byte is written, for anything
+ * else: the caller hands it to post_one, which checks and reports it.
  */
-static __rte_always_inline bool
+static __rte_always_inline uint32_t
 post_fast(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t head)
 {
 	uint32_t opc = (uint32_t)wr->opcode, flags = wr->send_flags, kind, off;
 	uint8_t *w;
 
 	if (unlikely(opc >= PRDMA_WR_MAX))
-		return false;
+		return 0;
 	kind = qp->sq_kinds[opc];
 	if (unlikely(kind - WK_SEND > WK_RADDR - WK_SEND))
-		return false;
+		return 0;
 	/* the control segment, then the remote address segment for WK_RADDR */
 	off = kind * 16;
 	if (flags & PRDMA_SEND_INLINE) {
@@ -511,11 +543,11 @@ post_fast(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t head)
 
 		/* one buffer that fits the QP and two chunks at most */
 		if (unlikely(wr->num_sge != 1))
-			return false;
+			return 0;
 		src = (const uint8_t *)(uintptr_t)wr->sg_list->addr;
 		len = wr->sg_list->length;
 		if (unlikely(len > qp->sq_inl_fast[kind]))
-			return false;
+			return 0;
 		w = qp->sq + ((head & qp->sq_mask) << qp->sq_shift);
 		if (likely(kind == WK_RADDR))
 			put_raddr(w, wr);
@@ -532,7 +564,7 @@ post_fast(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t head)
 		uint32_t i;
 
 		if (unlikely(wr->num_sge > qp->max_send_sge || qp->mpt_dma != NULL))
-			return false;
+			return 0;
 		w = qp->sq + ((head & qp->sq_mask) << qp->sq_shift);
 		if (likely(kind == WK_RADDR))
 			put_raddr(w, wr);
@@ -544,7 +576,7 @@ post_fast(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t head)
 		off += 16 * wr->num_sge;
 	}
 	put_ctrl(qp, w, wr, head, off);
-	return true;
+	return off;
 }
 
 /*
@@ -556,16 +588,20 @@ hermon_post_send(struct prdma_qp *pqp, const struct prdma_send_wr *wr,
 		 const struct prdma_send_wr **bad_wr)
 {
 	struct hermon_qp *qp = (struct hermon_qp *)pqp;
-	uint32_t head;
+	uint32_t head, bytes;
 
 	if (unlikely(wr == NULL || wr->next != NULL || pqp->state < PRDMA_QPS_RTS))
 		goto general;
 	head = qp->sq_head;
 	if (unlikely(head - qp->sq_tail >= qp->sq_cap))
 		goto general;
-	if (unlikely(!post_fast(qp, wr, head)))
+	bytes = post_fast(qp, wr, head);
+	if (unlikely(bytes == 0))
 		goto general;
-	post_doorbell(qp, head + 1);
+	if (qp->bf != NULL && (wr->send_flags & PRDMA_SEND_INLINE) && bytes <= qp->bf_half)
+		post_bf(qp, head, bytes);
+	else
+		post_doorbell(qp, head + 1);
 	return 0;
 general:
 	return post_send_chain(qp, wr, bad_wr);

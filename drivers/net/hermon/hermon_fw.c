@@ -293,6 +293,9 @@ hermon_fw_query_caps(struct hermon_dev *hd)
 	c->num_rsvd_pds = CAP(num_rsvd_pds);
 	c->uar_sz = CAP(uar_sz);
 	c->num_rsvd_uars = CAP(num_rsvd_uars);
+	c->bf = CAP(bf) != 0;
+	c->log_bf_reg_size = CAP(log_bf_reg_size);
+	c->log_max_bf_regs_per_page = CAP(log_max_bf_regs_per_page);
 	c->max_desc_sz_sq = CAP(max_desc_sz_sq);
 	c->max_desc_sz_rq = CAP(max_desc_sz_rq);
 	c->max_sg_sq = CAP(max_sg_sq);

@@ -115,6 +115,10 @@ struct hermon_qp {
 	uint32_t sig_all;                /**< C bits for every WQE */
 	rte_be32_t db_val;               /**< qpn << 8, big-endian */
 	volatile uint32_t *uar_db;       /**< UAR send doorbell */
+	uint8_t *bf;                     /**< BlueFlame register, or NULL */
+	uint32_t bf_off;                 /**< the half the next copy goes to */
+	uint32_t bf_half;                /**< bytes of one half (the largest copy) */
+	int bf_reg;                      /**< its index in the page, or -1 */
 	uint64_t *sq_wrid;
 	const uint8_t *mpt_dma;          /**< per dMPT: lkey is a DMA MR */
 	uint32_t mpt_mask;
@@ -149,6 +153,8 @@ struct hermon_qp {
 };
 
 /* hermon_res.c: index allocators (control path). */
+void hermon_bf_alloc(struct hermon_dev *hd, struct hermon_qp *qp);
+void hermon_bf_free(struct hermon_dev *hd, struct hermon_qp *qp);
 int hermon_res_init(struct hermon_dev *hd);
 void hermon_res_fini(struct hermon_dev *hd);
 int hermon_bitmap_alloc(struct hermon_bitmap *b);

@@ -63,6 +63,70 @@ lg(uint32_t v)
 	return (uint32_t)__builtin_ctz(v);
 }
 
+/*
+ * BlueFlame (issue 14 item 5): BAR2 past the UAR space (2^(uar_sz + 20)
+ * bytes) holds a BlueFlame page per UAR page, as Linux map_bf_area lays
+ * it out; each page has registers of 2^log_bf_reg_size bytes, each of two
+ * halves a WQE is copied to in turn. bf=0, a device without BlueFlame or
+ * a BAR2 too short for the page leaves bf_page NULL: the doorbell only.
+ */
+static void
+hermon_res_bf_init(struct hermon_dev *hd)
+{
+	const struct hermon_caps *c = &hd->caps;
+	size_t uar_space = (size_t)1 << (c->uar_sz + 20);
+	size_t off = uar_space + (size_t)hd->uar_idx * HERMON_UAR_PAGE_SIZE;
+	uint32_t n;
+
+	hd->bf_page = NULL;
+	hd->bf_used = 0;
+	if (hd->bus.args->no_bf || !c->bf || c->log_bf_reg_size < 7 ||
+	    c->log_bf_reg_size > 12 || hd->bus.bar_len[HERMON_BAR_UAR] < off + HERMON_UAR_PAGE_SIZE)
+		return;
+	hd->bf_reg_size = 1u << c->log_bf_reg_size;
+	n = RTE_MIN((uint32_t)HERMON_UAR_PAGE_SIZE >> c->log_bf_reg_size,
+		    1u << RTE_MIN(c->log_max_bf_regs_per_page, 5u));
+	hd->bf_nregs = RTE_MIN(n, 32u);
+	hd->bf_page = (uint8_t *)hd->bus.bar[HERMON_BAR_UAR] + off;
+}
+
+/*
+ * A BlueFlame register for @qp (Linux mlx4_bf_alloc: one per send queue),
+ * or none when all are taken: that QP rings the doorbell only. Lock-free:
+ * QPs are created and destroyed from any thread.
+ */
+void
+hermon_bf_alloc(struct hermon_dev *hd, struct hermon_qp *qp)
+{
+	uint32_t used = __atomic_load_n(&hd->bf_used, __ATOMIC_RELAXED), i;
+
+	qp->bf = NULL;
+	qp->bf_reg = -1;
+	qp->bf_off = 0;
+	if (hd->bf_page == NULL)
+		return;
+	do {
+		for (i = 0; i < hd->bf_nregs && (used & RTE_BIT32(i)) != 0; i++)
+			;
+		if (i == hd->bf_nregs)
+			return;
+	} while (!__atomic_compare_exchange_n(&hd->bf_used, &used, used | RTE_BIT32(i), false,
+					      __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
+	qp->bf_reg = (int)i;
+	qp->bf = hd->bf_page + (size_t)i * hd->bf_reg_size;
+	qp->bf_half = hd->bf_reg_size / 2;
+}
+
+void
+hermon_bf_free(struct hermon_dev *hd, struct hermon_qp *qp)
+{
+	if (qp->bf_reg >= 0)
+		__atomic_fetch_and(&hd->bf_used, ~RTE_BIT32((uint32_t)qp->bf_reg),
+				   __ATOMIC_RELEASE);
+	qp->bf = NULL;
+	qp->bf_reg = -1;
+}
+
 int
 hermon_res_init(struct hermon_dev *hd)
 {
@@ -102,6 +166,7 @@ hermon_res_init(struct hermon_dev *hd)
 		hd->mtt_bits[ret / 64] |= RTE_BIT64(ret % 64);
 	hd->uar = (uint8_t *)hd->bus.bar[HERMON_BAR_UAR] +
 		(size_t)hd->uar_idx * HERMON_UAR_PAGE_SIZE;
+	hermon_res_bf_init(hd);
 	hd->iova_is_va = rte_eal_iova_mode() == RTE_IOVA_VA;
 	ret = hermon_mcast_init(hd);
 	if (ret < 0)
