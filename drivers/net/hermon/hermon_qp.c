@@ -218,6 +218,7 @@ hermon_qp_create(struct prdma_qp *pqp, struct prdma_qp_init_attr *attr)
 	qp->attr.cap = *cap;
 	qp->attr.port_num = 1;
 	qp->attr.path_mtu = port_mtu(hd, 1);
+	hermon_bf_alloc(hd, qp);
 	pthread_mutex_lock(&hd->ev_lock);
 	hd->qp_table[qp->qpn] = qp;
 	pthread_mutex_unlock(&hd->ev_lock);
@@ -595,6 +596,7 @@ hermon_qp_destroy(struct prdma_qp *pqp)
 	if (hd->qp_table[qp->qpn] == qp)
 		hd->qp_table[qp->qpn] = NULL;
 	pthread_mutex_unlock(&hd->ev_lock);
+	hermon_bf_free(hd, qp);
 	rte_free(qp->sq_wrid);
 	rte_free(qp->rq_wrid);
 	hermon_queue_free(hd, &qp->mem);
