@@ -26,6 +26,7 @@
 
 #include "t_eal.h"
 #include "hermon_obj.h"
+#include "hermon_model.h"
 
 #define BUF 4096
 
@@ -41,6 +42,9 @@ struct fp_env {
 };
 
 static struct fp_env env;
+/* the devices of the group being run: plain, or a model with BlueFlame */
+static const char *fp_devargs[2] = { "hermon:model,link=tfp,side=0",
+				     "hermon:model,link=tfp,side=1" };
 
 static void
 fp_connect(struct prdma_qp *qp, const union prdma_gid *gid, uint32_t rqpn)
@@ -442,8 +446,7 @@ test_poll_many(void **state)
 static int
 setup(void **state)
 {
-	const char *devargs[2] = { "hermon:model,link=tfp,side=0",
-				   "hermon:model,link=tfp,side=1" };
+	const char *const *devargs = fp_devargs;
 	struct prdma_cq_init_attr ca;
 	int k;
 
@@ -493,6 +496,117 @@ teardown(void **state)
 	return 0;
 }
 
+/*
+ * BlueFlame (issue 14 item 5): one inline request posted while side 0's
+ * model is paused, so that the model sees the register copy before it can
+ * find the WQE in the ring; @garble (0 none, 1 a flipped data byte, 2 the
+ * second 64-byte block never arrived) spoils the copy first.
+ */
+static void
+bf_post_one(uint32_t len, uint64_t id, int garble)
+{
+	struct hermon_qp *qp = (struct hermon_qp *)env.qp[0];
+	struct hermon_model *m = hermon_model_get("tfpbf.0");
+	struct prdma_sge sge = { (uintptr_t)env.src, len, 0 };
+	struct prdma_send_wr wr;
+	const struct prdma_send_wr *bad = NULL;
+	struct prdma_wc wc;
+	uint8_t *half;
+
+	assert_non_null(m);
+	memset(env.buf[1], 0xee, BUF);
+	t_pattern_fill(env.src, len, (uint32_t)id);
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = id;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = PRDMA_WR_RDMA_WRITE;
+	wr.send_flags = PRDMA_SEND_SIGNALED | PRDMA_SEND_INLINE;
+	wr.wr.rdma.remote_addr = (uintptr_t)env.buf[1];
+	wr.wr.rdma.rkey = env.mr[1]->rkey;
+	hermon_model_pause(m);
+	half = qp->bf + qp->bf_off;
+	assert_int_equal(prdma_post_send(env.qp[0], &wr, &bad), 0);
+	/* the copy went to the half that was current, and the next is the other */
+	assert_int_equal(qp->bf + (qp->bf_off ^ qp->bf_half) - half, 0);
+	assert_int_not_equal(*(volatile uint32_t *)half, 0);
+	if (garble == 1)
+		half[40] ^= 0xff;
+	else if (garble == 2)
+		memset(half + 64, 0, 64);
+	hermon_model_resume(m);
+	assert_int_equal(fp_wait(0, &wc, 1, 1), 1);
+	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
+	assert_int_equal(wc.wr_id, id);
+	assert_int_equal(t_pattern_check(env.buf[1], len, (uint32_t)id), -1);
+	assert_int_equal(env.buf[1][len], 0xee);
+}
+
+static void
+bf_stats(struct hermon_model_stats *st)
+{
+	assert_int_equal(hermon_model_get_stats(hermon_model_get("tfpbf.0"), st), 0);
+}
+
+/* A small inline WQE goes by BlueFlame and runs from the copy; halves alternate. */
+static void
+test_bf_executes_alternating(void **state)
+{
+	struct hermon_model_stats a, b;
+	struct hermon_qp *qp;
+	uint32_t off0, i;
+
+	(void)state;
+	fp_pair(128, 16);
+	qp = (struct hermon_qp *)env.qp[0];
+	assert_non_null(qp->bf);
+	assert_int_equal(qp->bf_half, 256);
+	off0 = qp->bf_off;
+	bf_stats(&a);
+	for (i = 0; i < 6; i++) {
+		bf_post_one(i % 2 ? 80 : 20, 100 + i, 0);
+		assert_int_equal(qp->bf_off, off0 ^ (i % 2 ? 0 : qp->bf_half));
+	}
+	bf_stats(&b);
+	assert_int_equal(b.bf_exec - a.bf_exec, 6);
+	assert_int_equal(b.bf_fallback - a.bf_fallback, 0);
+	assert_int_equal(b.bf_half[0] - a.bf_half[0], 3);
+	assert_int_equal(b.bf_half[1] - a.bf_half[1], 3);
+	fp_pair_destroy();
+}
+
+/* A torn or garbled copy is ignored and the WQE runs from the ring. */
+static void
+test_bf_torn_falls_back(void **state)
+{
+	struct hermon_model_stats a, b;
+	int garble;
+
+	(void)state;
+	fp_pair(128, 16);
+	for (garble = 1; garble <= 2; garble++) {
+		bf_stats(&a);
+		bf_post_one(80, 200 + (uint64_t)garble, garble);
+		bf_stats(&b);
+		assert_int_equal(b.bf_exec - a.bf_exec, 0);
+		assert_int_equal(b.bf_fallback - a.bf_fallback, 1);
+	}
+	/* and the next good copy runs from the register again */
+	bf_stats(&a);
+	bf_post_one(20, 300, 0);
+	bf_stats(&b);
+	assert_int_equal(b.bf_exec - a.bf_exec, 1);
+	fp_pair_destroy();
+}
+
+static int
+setup_bf(void **state)
+{
+	fp_devargs[0] = "hermon:model,link=tfpbf,side=0,model_bf=1";
+	fp_devargs[1] = "hermon:model,link=tfpbf,side=1,model_bf=1";
+	return setup(state);
+}
+
 int
 main(void)
 {
@@ -506,5 +620,21 @@ main(void)
 		cmocka_unit_test(test_strong_order_bit),
 	};
 
-	return cmocka_run_group_tests_name("hermon-fp", tests, setup, teardown);
+	/* the same cases on a BlueFlame model, then BlueFlame's own */
+	const struct CMUnitTest bf_tests[] = {
+		cmocka_unit_test(test_bf_executes_alternating),
+		cmocka_unit_test(test_bf_torn_falls_back),
+		cmocka_unit_test(test_inline_every_length),
+		cmocka_unit_test(test_inline_too_long),
+		cmocka_unit_test(test_wraps_stride64),
+		cmocka_unit_test(test_wraps_stride128),
+		cmocka_unit_test(test_poll_many),
+		cmocka_unit_test(test_stamp_every_block),
+		cmocka_unit_test(test_strong_order_bit),
+	};
+	int ret;
+
+	ret = cmocka_run_group_tests_name("hermon-fp", tests, setup, teardown);
+	ret += cmocka_run_group_tests_name("hermon-fp-bf", bf_tests, setup_bf, teardown);
+	return ret;
 }
