@@ -14,8 +14,12 @@
  * per request when the checks, doorbell and consumer index are shared.
  * Last, the same burst with only its last request signaled (one CQE says
  * the RC QP completed all of them): bench_post_burst_sel, bench_poll_burst_sel.
+ * A second argument is appended to both devargs (",model_bf=1" for a
+ * model with BlueFlame, ",model_bf=1,bf=0" for that model with the PMD
+ * ringing the doorbell); the single post's round trip (post to its CQE
+ * seen) is printed in TSC cycles and ns (meaningful without valgrind).
  * Run it as
- *   valgrind --tool=callgrind --toggle-collect=bench_post_one <this> [iters]
+ *   valgrind --tool=callgrind --toggle-collect=bench_post_one <this> [iters] [devargs]
  * (bench/hermon-ipc.sh does, once per function, and divides by iters).
  */
 
@@ -24,6 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_common.h>
+#include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_malloc.h>
 #include <rte_pause.h>
@@ -142,8 +148,7 @@ main(int argc, char **argv)
 {
 	char *eal[] = { argv[0], (char *)"--no-huge", (char *)"-m", (char *)"512",
 			(char *)"--no-shconf", (char *)"--no-pci", (char *)"--log-level=5" };
-	const char *devargs[2] = { "hermon:model,link=bench,side=0",
-				   "hermon:model,link=bench,side=1" };
+	char devargs[2][128];
 	struct prdma_dev *dev[2];
 	struct prdma_pd *pd[2];
 	struct prdma_cq *cq[2];
@@ -160,7 +165,12 @@ main(int argc, char **argv)
 	uint8_t *src, *dst, *tgt;
 	uint64_t ok = 0;
 	long iters = argc > 1 ? atol(argv[1]) : 2000, i;
+	uint64_t rt_sum = 0, rt_min = UINT64_MAX, t0, dt;
 	int k, id;
+
+	for (k = 0; k < 2; k++)
+		snprintf(devargs[k], sizeof(devargs[k]), "hermon:model,link=bench,side=%d%s", k,
+			 argc > 2 ? argv[2] : "");
 
 	if (rte_eal_init(RTE_DIM(eal), eal) < 0)
 		return die("rte_eal_init");
@@ -225,10 +235,14 @@ main(int argc, char **argv)
 	}
 
 	for (i = 0; i < iters; i++) {
+		t0 = rte_rdtsc();
 		if (bench_post_one(qp[0], &wr) != 0)
 			return die("post");
 		while (prdma_cq_peek(cq[0]) < 1)
 			rte_pause();
+		dt = rte_rdtsc() - t0;
+		rt_sum += dt;
+		rt_min = RTE_MIN(rt_min, dt);
 		if (bench_poll_one(cq[0], &wc) == 1 && wc.status == PRDMA_WC_SUCCESS)
 			ok++;
 		bench_ring_one(ring, &wr);
@@ -255,6 +269,11 @@ main(int argc, char **argv)
 	       " last-signaled bursts completed %" PRIu64 " target %s\n", iters, ok,
 	       BENCH_BURST, bok, sok,
 	       memcmp(tgt, src, BENCH_LEN) == 0 ? "ok" : "WRONG");
+	if (iters > 0)
+		printf("round trip cycles avg %" PRIu64 " min %" PRIu64 " ns avg %.0f min %.0f\n",
+		       rt_sum / (uint64_t)iters, rt_min,
+		       (double)rt_sum / (double)iters * 1e9 / (double)rte_get_tsc_hz(),
+		       (double)rt_min * 1e9 / (double)rte_get_tsc_hz());
 	prdma_mr_dereg(mr);
 	rte_ring_free(ring);
 	for (k = 0; k < 2; k++) {
