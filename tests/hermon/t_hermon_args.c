@@ -53,6 +53,14 @@ test_valid(void **state)
 	assert_int_equal(a.nb_neigh, 2);
 	assert_int_equal(a.neigh[1].ip[3], 9);
 	assert_int_equal(a.neigh[1].mac[5], 9);
+	assert_false(a.no_bf);
+	/* BlueFlame: on unless bf=0; the model has it only with model_bf=1 */
+	assert_int_equal(hermon_args_parse("model,model_bf=1,bf=0", &a), 0);
+	assert_true(a.model_bf);
+	assert_true(a.no_bf);
+	assert_int_equal(hermon_args_parse("pci=0000:03:00.0,bf=1", &a), 0);
+	assert_false(a.no_bf);
+	assert_false(a.model_bf);
 }
 
 static void
@@ -70,6 +78,8 @@ test_invalid(void **state)
 		"model,mac=01:00:5e:00:00:01", "model,mac=zz", "pci=0000:03:00.0,mac=02:00:00:00:00:01",
 		"model,neigh=192.0.2.2", "model,neigh=192.0.2.2/00:00:00:00:00:00",
 		"model,neigh=x/02:00:00:00:00:01",
+		"model,bf=2", "model,bf=x", "model,model_bf=2",
+		"pci=0000:03:00.0,model_bf=1",
 	};
 	struct hermon_args a;
 	unsigned int i;
