@@ -598,7 +598,8 @@ hermon_post_send(struct prdma_qp *pqp, const struct prdma_send_wr *wr,
 	bytes = post_fast(qp, wr, head);
 	if (unlikely(bytes == 0))
 		goto general;
-	if (qp->bf != NULL && (wr->send_flags & PRDMA_SEND_INLINE) && bytes <= qp->bf_half)
+	/* bf_max is 0 without a register: one test on the doorbell-only path */
+	if (bytes <= qp->bf_max && (wr->send_flags & PRDMA_SEND_INLINE))
 		post_bf(qp, head, bytes);
 	else
 		post_doorbell(qp, head + 1);

@@ -118,6 +118,7 @@ struct hermon_qp {
 	uint8_t *bf;                     /**< BlueFlame register, or NULL */
 	uint32_t bf_off;                 /**< the half the next copy goes to */
 	uint32_t bf_half;                /**< bytes of one half (the largest copy) */
+	uint32_t bf_max;                 /**< bf_half with a register, else 0 (one test) */
 	int bf_reg;                      /**< its index in the page, or -1 */
 	uint64_t *sq_wrid;
 	const uint8_t *mpt_dma;          /**< per dMPT: lkey is a DMA MR */

@@ -103,6 +103,7 @@ hermon_bf_alloc(struct hermon_dev *hd, struct hermon_qp *qp)
 	qp->bf = NULL;
 	qp->bf_reg = -1;
 	qp->bf_off = 0;
+	qp->bf_max = 0;
 	if (hd->bf_page == NULL)
 		return;
 	do {
@@ -115,6 +116,7 @@ hermon_bf_alloc(struct hermon_dev *hd, struct hermon_qp *qp)
 	qp->bf_reg = (int)i;
 	qp->bf = hd->bf_page + (size_t)i * hd->bf_reg_size;
 	qp->bf_half = hd->bf_reg_size / 2;
+	qp->bf_max = qp->bf_half;
 }
 
 void
@@ -125,6 +127,7 @@ hermon_bf_free(struct hermon_dev *hd, struct hermon_qp *qp)
 				   __ATOMIC_RELEASE);
 	qp->bf = NULL;
 	qp->bf_reg = -1;
+	qp->bf_max = 0;
 }
 
 int
