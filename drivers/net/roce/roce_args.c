@@ -275,6 +275,7 @@ arg_ack_us(const char *key, const char *value, void *opaque)
 	if (prdma_args_parse_u64("roce", key, value, 0, 1000, &v) < 0)
 		return -EINVAL;
 	cfg->ack_delay_us = (uint32_t)v;
+	cfg->ack_delay_set = 1;
 	return 0;
 }
 
@@ -439,6 +440,7 @@ roce_args_parse(const char *args, struct roce_cfg *cfg)
 	cfg->ecn = 1;
 	cfg->cc = 1;
 	cfg->cnp_interval_us = 50;
+	cfg->ack_delay_us = ROCE_ACK_DELAY_US;
 	cfg->fault_seed = 1;
 	cfg->fault_delay_us = 100;
 	cfg->mcast_loop = 1;
