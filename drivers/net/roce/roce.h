@@ -88,6 +88,11 @@ extern int roce_logtype;
 /* Inline progress: how often the ACK watch looks for a held ACK that an
  * application which stopped polling left behind (roce_ack_watch.c). */
 #define ROCE_ACK_WATCH_US   50
+/* Tail-loss probe (roce_req.c): after PTO = 2 x SRTT + this, at least
+ * ROCE_PTO_MIN_US, the last unacknowledged packet is sent again. */
+#define ROCE_PTO_SLACK_US   4
+#define ROCE_PTO_MIN_US     10
+#define ROCE_PTO_INIT_US    200           /* before the first RTT sample */
 
 /* ------------------------------------------------------------------ */
 /* Configuration (roce_args.c)                                         */
@@ -556,6 +561,15 @@ struct roce_qp {
 	uint64_t timer_tsc;       /* local ACK timeout deadline, 0 = off */
 	uint64_t rnr_tsc;         /* RNR wait deadline */
 	uint32_t rnr_psn;
+	/* RTT estimate and tail-loss probe (roce_req.c) */
+	uint64_t srtt_tsc;        /* smoothed RTT, 0 before the first sample */
+	uint64_t rtt_t0;          /* when the sampled packet left */
+	uint32_t rtt_psn;         /* the sampled packet (an AckReq one) */
+	uint8_t rtt_on;           /* a sample is in flight */
+	uint8_t probe_sent;       /* this tail was probed already */
+	uint8_t probe_next;       /* the next packet sent is the probe */
+	uint64_t probe_tsc;       /* probe deadline, 0 = off */
+	uint32_t probe_psn;
 
 	/* receive queue (unless an SRQ is used) */
 	struct roce_rq rq;

@@ -491,12 +491,14 @@ qp_busy(struct roce_qp *qp)
 	return qp->sq_next != __atomic_load_n(&qp->sq_head, __ATOMIC_ACQUIRE);
 }
 
-/* The earliest deadline of @qp: RNR wait or ACK timeout. */
+/* The earliest deadline of @qp: RNR wait, tail-loss probe, ACK timeout. */
 static inline uint64_t
 qp_due(const struct roce_qp *qp)
 {
 	if (qp->in_rnr_wait)
 		return qp->rnr_tsc;
+	if (qp->probe_tsc != 0 && qp->probe_tsc < qp->timer_tsc)
+		return qp->probe_tsc;
 	return qp->timer_tsc;
 }
 

@@ -259,6 +259,11 @@ qp_reset_state(struct roce_qp *qp)
 	qp->rd_out = 0;
 	qp->pkts_noack = 0;
 	qp->timer_tsc = 0;
+	qp->probe_tsc = 0;
+	qp->probe_sent = 0;
+	qp->probe_next = 0;
+	qp->rtt_on = 0;
+	qp->srtt_tsc = 0;
 	qp->ack_hold_tsc = 0;
 	qp->in_rnr_wait = 0;
 	qp->tx_halt = 0;
@@ -431,6 +436,7 @@ roce_qp_flush(struct roce_qp *qp)
 	qp->sq_off = 0;
 	qp->rd_out = 0;
 	qp->timer_tsc = 0;
+	qp->probe_tsc = 0;
 	qp->in_rnr_wait = 0;
 	__atomic_store_n(&qp->sq_tail, qp->sq_tail, __ATOMIC_RELEASE);
 	if (qp->have_rwqe) {
