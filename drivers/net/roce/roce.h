@@ -83,13 +83,14 @@ extern int roce_logtype;
  * (this by default) for a later one to replace it or for a request of its
  * QP to leave with it, never for more than ROCE_ACK_COUNT packets.
  */
-#define ROCE_ACK_DELAY_US   8
+#define ROCE_ACK_DELAY_US   16
 #define ROCE_ACK_COUNT      16            /* packets one ACK may cover at most */
 /* Inline progress: how often the ACK watch looks for a held ACK that an
  * application which stopped polling left behind (roce_ack_watch.c). */
 #define ROCE_ACK_WATCH_US   50
-/* Tail-loss probe (roce_req.c): after PTO = 2 x SRTT + this, at least
- * ROCE_PTO_MIN_US, the last unacknowledged packet is sent again. */
+/* Tail-loss probe (roce_req.c): after PTO = 2 x SRTT + the larger of this
+ * and ack_delay_us, at least ROCE_PTO_MIN_US, the last unacknowledged
+ * packet is sent again. */
 #define ROCE_PTO_SLACK_US   4
 #define ROCE_PTO_MIN_US     10
 #define ROCE_PTO_INIT_US    200           /* before the first RTT sample */
@@ -600,6 +601,7 @@ struct roce_qp {
 	uint32_t out_tail;
 	uint64_t ack_hold_tsc;    /* a lone ACK waits until then (ack_delay_us) */
 	uint64_t ack_hold_step;   /* the engine step that held it */
+	uint8_t ack_bidir;        /* the QP sent a request while holding it */
 	uint32_t ack_last_psn;    /* PSN of the last plain ACK sent */
 
 	uint64_t cnt[PRDMA_QP_CNT_MAX];

@@ -404,16 +404,19 @@ rx_burst(struct roce_dev *dev)
  * ACK coalescing, on by default (ack_delay_us, 0 = off). A plain ACK alone
  * in the queue may wait: a later ACK replaces it (one ACK covers every PSN
  * before it). It leaves
- *  - with a request its QP sends in the same run (@req_sent): one burst to
- *    the port, after the request, so a ping-pong's pong never waits for it;
  *  - once it covers ROCE_ACK_COUNT packets;
- *  - asked for by AckReq, in the next engine step at the latest: with
- *    inline progress the application's next call, or the ACK watch's step
- *    when the application has stopped calling (roce_ack_watch.c); unless
- *    ack_delay_us was given, for an application that never stops polling:
- *    then it waits for its deadline, and a ping-pong sends far fewer;
- *  - in any case ack_delay_us after it was first held (at most a quarter
+ *  - asked for by AckReq, in the next engine step: with inline progress
+ *    the application's next call, or the ACK watch's step when the
+ *    application has stopped calling (roce_ack_watch.c). Not when its QP
+ *    sends requests too (@req_sent, a ping-pong: the answer leaves at once
+ *    and the peer's next request brings the next ACK to coalesce with),
+ *    nor when ack_delay_us was given (an application that never stops
+ *    polling): then it waits for
+ *  - its deadline, ack_delay_us after it was first held (at most a quarter
  *    of the QP's ACK timeout, so the peer's timer never fires for it).
+ * A lone message (the peer waits for its completion, this side sends
+ * nothing) is thus ACKed in the next step; a ping-pong's ACKs go once per
+ * ack_delay_us at most.
  * The answer to a duplicate, NAKs, READ and atomic responses never wait.
  */
 static inline bool
@@ -426,7 +429,7 @@ ack_held(struct roce_qp *qp, uint64_t now, bool req_sent)
 	if (likely(dev->ack_delay_tsc == 0))
 		return false;
 	o = &qp->outq[qp->out_tail & qp->out_mask];
-	if (req_sent || qp->out_head - qp->out_tail != 1 || o->kind != ROCE_OUT_ACK ||
+	if (qp->out_head - qp->out_tail != 1 || o->kind != ROCE_OUT_ACK ||
 	    o->syndrome != ROCE_AETH_ACK_NOCREDIT || o->replay ||
 	    roce_psn_diff(o->psn, qp->ack_last_psn) >= ROCE_ACK_COUNT)
 		goto release;
@@ -439,10 +442,14 @@ ack_held(struct roce_qp *qp, uint64_t now, bool req_sent)
 				       dev->tsc_hz / 4000000000ull);
 		qp->ack_hold_tsc = now + hold;
 		qp->ack_hold_step = dev->steps;
+		qp->ack_bidir = req_sent;
 		dev->xst.acks_held++;
-	} else if ((!o->lazy && !dev->cfg.progress_thread && !dev->cfg.ack_delay_set &&
-		    qp->ack_hold_step != dev->steps) || now >= qp->ack_hold_tsc) {
-		goto release;
+	} else {
+		qp->ack_bidir |= req_sent;
+		if ((!o->lazy && !qp->ack_bidir && !dev->cfg.progress_thread &&
+		     !dev->cfg.ack_delay_set && qp->ack_hold_step != dev->steps) ||
+		    now >= qp->ack_hold_tsc)
+			goto release;
 	}
 	/* relaxed: the ACK watch only compares it with the step count (+1:
 	 * 0 is never held) */

@@ -98,7 +98,8 @@ outstanding(const struct roce_qp *qp)
  * found only by the ACK timeout, which is set for the worst path, not for
  * this one: after PTO, two smoothed RTTs and a little slack, with nothing
  * acknowledged since the last transmission, the last packet sent goes
- * again with AckReq, once per tail. Its answer is an ACK either way (a
+ * again with AckReq, once per tail. PTO adds the peer's ACK delay (ours
+ * taken for it) to two RTTs, so a coalesced ACK does not look lost. Its answer is an ACK either way (a
  * duplicate is answered as one), it takes nothing from retry_cnt, and the
  * ACK timer keeps running: the QP's timeout stays the bound. No probe when
  * PTO is not well below the timeout.
@@ -111,8 +112,11 @@ probe_arm(struct roce_qp *qp, uint64_t now)
 	qp->probe_tsc = 0;
 	if (qp->timer_tsc == 0 || qp->probe_sent)
 		return;
+	/* The peer may hold its ACK (coalescing) up to its ack delay: take
+	 * ours as its, as TCP's PTO adds the worst-case delayed ACK. */
 	pto = qp->srtt_tsc != 0 ?
-		2 * qp->srtt_tsc + us_to_tsc(qp->rdev, ROCE_PTO_SLACK_US) :
+		2 * qp->srtt_tsc + RTE_MAX(us_to_tsc(qp->rdev, ROCE_PTO_SLACK_US),
+					   qp->rdev->ack_delay_tsc) :
 		us_to_tsc(qp->rdev, ROCE_PTO_INIT_US);
 	pto = RTE_MAX(pto, us_to_tsc(qp->rdev, ROCE_PTO_MIN_US));
 	rto = ack_timeout_tsc(qp);
