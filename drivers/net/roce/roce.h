@@ -85,6 +85,9 @@ extern int roce_logtype;
  */
 #define ROCE_ACK_DELAY_US   16
 #define ROCE_ACK_COUNT      16            /* packets one ACK may cover at most */
+/* An AckReq ACK of one-way traffic waits only this long (an answer of its
+ * QP, if one comes, takes that long to be posted). */
+#define ROCE_ACK_GRACE_US   2
 /* Inline progress: how often the ACK watch looks for a held ACK that an
  * application which stopped polling left behind (roce_ack_watch.c). */
 #define ROCE_ACK_WATCH_US   50
@@ -600,7 +603,7 @@ struct roce_qp {
 	uint32_t out_head;
 	uint32_t out_tail;
 	uint64_t ack_hold_tsc;    /* a lone ACK waits until then (ack_delay_us) */
-	uint64_t ack_hold_step;   /* the engine step that held it */
+	uint64_t ack_grace_tsc;   /* a one-way AckReq ACK leaves after then */
 	uint8_t ack_bidir;        /* the QP sent a request while holding it */
 	uint32_t ack_last_psn;    /* PSN of the last plain ACK sent */
 
@@ -701,6 +704,7 @@ struct roce_dev {
 	uint64_t tsc_hz;
 	uint64_t line_mbps;       /* link speed, the congestion control's ceiling */
 	uint64_t ack_delay_tsc;   /* ack_delay_us in TSC ticks, 0 = ACK at once */
+	uint64_t ack_grace_tsc;   /* ROCE_ACK_GRACE_US in TSC ticks */
 
 	/* the engine flag: 0 free, 1 held */
 	uint32_t busy;

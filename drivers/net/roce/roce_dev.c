@@ -367,6 +367,7 @@ roce_probe(struct prdma_dev *pdev, const char *args)
 	line_rate(dev);
 	faults_from_args(dev);
 	dev->ack_delay_tsc = (uint64_t)dev->cfg.ack_delay_us * dev->tsc_hz / 1000000;
+	dev->ack_grace_tsc = (uint64_t)ROCE_ACK_GRACE_US * dev->tsc_hz / 1000000;
 	snprintf(buf, sizeof(buf), "roce_lp_%u", ++dev_gen);
 	dev->loop = rte_ring_create(buf, ROCE_RING_SIZE, pdev->socket_id,
 				    RING_F_SP_ENQ | RING_F_SC_DEQ);

@@ -405,18 +405,18 @@ rx_burst(struct roce_dev *dev)
  * in the queue may wait: a later ACK replaces it (one ACK covers every PSN
  * before it). It leaves
  *  - once it covers ROCE_ACK_COUNT packets;
- *  - asked for by AckReq, in the next engine step: with inline progress
- *    the application's next call, or the ACK watch's step when the
- *    application has stopped calling (roce_ack_watch.c). Not when its QP
- *    sends requests too (@req_sent, a ping-pong: the answer leaves at once
- *    and the peer's next request brings the next ACK to coalesce with),
- *    nor when ack_delay_us was given (an application that never stops
- *    polling): then it waits for
+ *  - asked for by AckReq, after ROCE_ACK_GRACE_US, in the first engine
+ *    step after that: with inline progress the application's next call,
+ *    or the ACK watch's step when the application has stopped calling
+ *    (roce_ack_watch.c). Not when its QP sends requests too (@req_sent, a
+ *    ping-pong: the answer leaves at once and the peer's next request
+ *    brings the next ACK to coalesce with), nor when ack_delay_us was
+ *    given (an application that never stops polling): then it waits for
  *  - its deadline, ack_delay_us after it was first held (at most a quarter
  *    of the QP's ACK timeout, so the peer's timer never fires for it).
  * A lone message (the peer waits for its completion, this side sends
- * nothing) is thus ACKed in the next step; a ping-pong's ACKs go once per
- * ack_delay_us at most.
+ * nothing) is thus ACKed within a few microseconds; a ping-pong's ACKs go
+ * once per ack_delay_us at most.
  * The answer to a duplicate, NAKs, READ and atomic responses never wait.
  */
 static inline bool
@@ -441,14 +441,13 @@ ack_held(struct roce_qp *qp, uint64_t now, bool req_sent)
 			hold = RTE_MIN(hold, roce_ack_timeout_ns(qp->timeout) *
 				       dev->tsc_hz / 4000000000ull);
 		qp->ack_hold_tsc = now + hold;
-		qp->ack_hold_step = dev->steps;
+		qp->ack_grace_tsc = now + RTE_MIN(hold, dev->ack_grace_tsc);
 		qp->ack_bidir = req_sent;
 		dev->xst.acks_held++;
 	} else {
 		qp->ack_bidir |= req_sent;
-		if ((!o->lazy && !qp->ack_bidir && !dev->cfg.progress_thread &&
-		     !dev->cfg.ack_delay_set && qp->ack_hold_step != dev->steps) ||
-		    now >= qp->ack_hold_tsc)
+		if ((!o->lazy && !qp->ack_bidir && !dev->cfg.ack_delay_set &&
+		     now >= qp->ack_grace_tsc) || now >= qp->ack_hold_tsc)
 			goto release;
 	}
 	/* relaxed: the ACK watch only compares it with the step count (+1:
