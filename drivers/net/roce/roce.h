@@ -91,12 +91,12 @@ extern int roce_logtype;
 /* Inline progress: how often the ACK watch looks for a held ACK that an
  * application which stopped polling left behind (roce_ack_watch.c). */
 #define ROCE_ACK_WATCH_US   50
-/* Tail-loss probe (roce_req.c): after PTO = 2 x SRTT + the larger of this
- * and ack_delay_us, at least ROCE_PTO_MIN_US, the last unacknowledged
- * packet is sent again. */
+/* Tail-loss probe (roce_req.c): after PTO = max(2 x SRTT, SRTT + 4 x
+ * RTTVAR) + the larger of this and ack_delay_us, at least ROCE_PTO_MIN_US,
+ * the last unacknowledged packet is sent again; none before a first RTT
+ * sample. */
 #define ROCE_PTO_SLACK_US   4
 #define ROCE_PTO_MIN_US     10
-#define ROCE_PTO_INIT_US    200           /* before the first RTT sample */
 
 /* ------------------------------------------------------------------ */
 /* Configuration (roce_args.c)                                         */
@@ -567,6 +567,7 @@ struct roce_qp {
 	uint32_t rnr_psn;
 	/* RTT estimate and tail-loss probe (roce_req.c) */
 	uint64_t srtt_tsc;        /* smoothed RTT, 0 before the first sample */
+	uint64_t rttvar_tsc;      /* its mean deviation */
 	uint64_t rtt_t0;          /* when the sampled packet left */
 	uint32_t rtt_psn;         /* the sampled packet (an AckReq one) */
 	uint8_t rtt_on;           /* a sample is in flight */

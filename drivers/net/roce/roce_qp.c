@@ -264,6 +264,7 @@ qp_reset_state(struct roce_qp *qp)
 	qp->probe_next = 0;
 	qp->rtt_on = 0;
 	qp->srtt_tsc = 0;
+	qp->rttvar_tsc = 0;
 	qp->ack_hold_tsc = 0;
 	qp->in_rnr_wait = 0;
 	qp->tx_halt = 0;

@@ -114,10 +114,13 @@ probe_arm(struct roce_qp *qp, uint64_t now)
 		return;
 	/* The peer may hold its ACK (coalescing) up to its ack delay: take
 	 * ours as its, as TCP's PTO adds the worst-case delayed ACK. */
-	pto = qp->srtt_tsc != 0 ?
-		2 * qp->srtt_tsc + RTE_MAX(us_to_tsc(qp->rdev, ROCE_PTO_SLACK_US),
-					   qp->rdev->ack_delay_tsc) :
-		us_to_tsc(qp->rdev, ROCE_PTO_INIT_US);
+	/* No probe before an RTT is known: a slow peer (Linux rxe in a guest)
+	 * would see it as a spurious resend. With one, two RTTs, or SRTT plus
+	 * four deviations when the RTT varies more (as TCP's RTO). */
+	if (qp->srtt_tsc == 0)
+		return;
+	pto = RTE_MAX(2 * qp->srtt_tsc, qp->srtt_tsc + 4 * qp->rttvar_tsc) +
+		RTE_MAX(us_to_tsc(qp->rdev, ROCE_PTO_SLACK_US), qp->rdev->ack_delay_tsc);
 	pto = RTE_MAX(pto, us_to_tsc(qp->rdev, ROCE_PTO_MIN_US));
 	rto = ack_timeout_tsc(qp);
 	if (pto < rto / 2)
@@ -151,7 +154,15 @@ rtt_answered(struct roce_qp *qp, uint32_t psn, uint64_t now)
 	if (now <= qp->rtt_t0)
 		return;
 	rtt = now - qp->rtt_t0;
-	qp->srtt_tsc = qp->srtt_tsc == 0 ? rtt : qp->srtt_tsc - qp->srtt_tsc / 8 + rtt / 8;
+	if (qp->srtt_tsc == 0) {
+		qp->srtt_tsc = rtt;
+		qp->rttvar_tsc = rtt / 2;
+		return;
+	}
+	/* RTTVAR += (|SRTT - sample| - RTTVAR) / 4, as TCP (RFC 6298). */
+	qp->rttvar_tsc = qp->rttvar_tsc - qp->rttvar_tsc / 4 +
+		(rtt > qp->srtt_tsc ? rtt - qp->srtt_tsc : qp->srtt_tsc - rtt) / 4;
+	qp->srtt_tsc = qp->srtt_tsc - qp->srtt_tsc / 8 + rtt / 8;
 }
 
 static uint32_t
