@@ -11,7 +11,7 @@
 # and p99 with loss / p99 without (target <= 5x), with the requester
 # counters of the lossy run, and rewrites its section of doc/performance.md.
 # Usage: bench/loss-tail.sh [iterations]   (root; PRDMA_BUILD=<build dir>,
-#   ROCE_DEVARGS=<extra roce devargs>)
+#   ROCE_DEVARGS=<extra roce devargs>, default tlp=1: the tail-loss probe)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${PRDMA_BUILD:-$top/build}
@@ -25,7 +25,7 @@ command -v tc > /dev/null || { echo "tc (iproute2) not found"; exit 1; }
 ns_setup
 out=$(mktemp -d)
 trap 'ns_cleanup; rm -rf "$out"' EXIT INT TERM
-devargs=${ROCE_DEVARGS-}
+devargs=${ROCE_DEVARGS-tlp=1}
 
 eal() {
 	echo "$NS_MEM --no-pci --file-prefix $3 -l $4 \

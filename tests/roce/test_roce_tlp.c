@@ -89,7 +89,7 @@ test_lost_last_packet(void **state)
 	uint64_t dups;
 
 	(void)state;
-	t_pair_open(s, "roce:ring=tlp1,side=0", "roce:ring=tlp1,side=1");
+	t_pair_open(s, "roce:ring=tlp1,side=0,tlp=1", "roce:ring=tlp1,side=1,tlp=1");
 	t_pair_connect(s, PRDMA_QPT_RC, 0);
 	write_through_one_drop(s, s[0].dev, 7);
 	check(s, s[0].dev, &dups);
@@ -105,7 +105,7 @@ test_lost_ack(void **state)
 	uint64_t dups;
 
 	(void)state;
-	t_pair_open(s, "roce:ring=tlp2,side=0", "roce:ring=tlp2,side=1");
+	t_pair_open(s, "roce:ring=tlp2,side=0,tlp=1", "roce:ring=tlp2,side=1,tlp=1");
 	t_pair_connect(s, PRDMA_QPT_RC, 0);
 	write_through_one_drop(s, s[1].dev, 9);
 	check(s, s[1].dev, &dups);
@@ -123,7 +123,7 @@ test_after_rtt_samples(void **state)
 	int i;
 
 	(void)state;
-	t_pair_open(s, "roce:ring=tlp3,side=0", "roce:ring=tlp3,side=1");
+	t_pair_open(s, "roce:ring=tlp3,side=0,tlp=1", "roce:ring=tlp3,side=1,tlp=1");
 	t_pair_connect(s, PRDMA_QPT_RC, 0);
 	for (i = 0; i < 32; i++) {
 		assert_int_equal(t_post(&s[0], PRDMA_WR_RDMA_WRITE, 0, 64, (uintptr_t)s[1].buf,

@@ -117,7 +117,7 @@ probe_arm(struct roce_qp *qp, uint64_t now)
 	/* No probe before an RTT is known: a slow peer (Linux rxe in a guest)
 	 * would see it as a spurious resend. With one, two RTTs, or SRTT plus
 	 * four deviations when the RTT varies more (as TCP's RTO). */
-	if (qp->srtt_tsc == 0)
+	if (qp->srtt_tsc == 0 || !qp->rdev->cfg.tlp)
 		return;
 	pto = RTE_MAX(2 * qp->srtt_tsc, qp->srtt_tsc + 4 * qp->rttvar_tsc) +
 		RTE_MAX(us_to_tsc(qp->rdev, ROCE_PTO_SLACK_US), qp->rdev->ack_delay_tsc);
