@@ -31,6 +31,7 @@ class Case:
         self.wire_check = None        # f(pcap) -> error or ""
         self.lcores = 1
         self.fixed_port = 0           # the tools' own port (udaddy: 7174), else per case
+        self.wait_tcp_listen = False  # k2p: only prdma's TCP listener says it is ready
         self._k = None
         self._p = None
         self._stdin = None
@@ -402,6 +403,102 @@ def cm_group():
     return out
 
 
+def result_row_check(size):
+    """A perftest side's result row: a line starting with the size and the
+    iteration count (what perftest prints once the test has run)."""
+    rx = re.compile(r"^\s*%d\s+\d+\s" % size)
+
+    def check(lines):
+        if not any(rx.match(ln) for ln in lines):
+            return "no result row for size %d" % size
+        return ""
+    return check
+
+
+DROPIN_SECS = 60
+
+
+def dropin_perftest(direction, test, size, iters):
+    """Debian's perftest (TCP exchange) on prdma's drop-in libibverbs against
+    the same binary on rxe: both ends must print their result row."""
+    serves = direction == "k2p"
+    popts = ["-s", str(size), "-n", str(iters)]
+
+    def k(port, prdma_ip):
+        a = ["ib_" + test, "-d", "rxe0", "-x", "1"] + popts + ["-p", str(port)]
+        return a + [prdma_ip] if serves else a
+
+    def p(port, prdma_ip, guest_ip, json_path):
+        a = ["ib_" + test] + popts + ["-p", str(port)]
+        return a if serves else a + [guest_ip]
+
+    # 60 s and few iterations: a verbs program spins on memory while the
+    # provider's progress thread does the work; on two shared cores with
+    # the TCG guest a round trip took from 1 to over 100 ms under load (300
+    # write_lat iterations did not always end in 40 s, k2p).
+    return Case("%s.rc.%s.%d.dropin" % (direction, test, size), prdma_tool="dropin",
+                prdma_serves=serves, kernel_tool="ib_" + test, secs=DROPIN_SECS,
+                wait_tcp_listen=True, _k=k, _p=p,
+                kernel_check=result_row_check(size), prdma_check=result_row_check(size))
+
+
+def dropin_pingpong(direction):
+    """ibv_rc_pingpong --chk on both ends, prdma's through the drop-in (GID
+    index 0 is prdma's IPv4-mapped GID, 1 rxe's RoCE v2 one)."""
+    serves = direction == "k2p"
+    opts = ["--chk", "-n", "200"]
+
+    def k(port, prdma_ip):
+        a = ["ibv_rc_pingpong", "-d", "rxe0", "-g", "1", "-p", str(port)] + opts
+        return a + [prdma_ip] if serves else a
+
+    def p(port, prdma_ip, guest_ip, json_path):
+        a = ["ibv_rc_pingpong", "-g", "0", "-p", str(port)] + opts
+        return a if serves else a + [guest_ip]
+
+    return Case("%s.rc_pingpong.chk.dropin" % direction, prdma_tool="dropin",
+                prdma_serves=serves, kernel_tool="ibv_rc_pingpong",
+                prdma_ready_marker=False, wait_tcp_listen=True, secs=DROPIN_SECS,
+                _k=k, _p=p)
+
+
+def dropin_rping(direction):
+    """rping -v on both ends, prdma's on the drop-in libibverbs and
+    librdmacm: the CM handshake, RPING_COUNT READ/WRITE rounds the client
+    (-V) verifies, and both sides' printed data rping's exact pattern."""
+    serves = direction == "k2p"
+    n, size = RPING_COUNT, 64
+
+    def k(port, prdma_ip):
+        if serves:
+            return ["rping", "-c", "-v", "-V", "-a", prdma_ip, "-p", str(port), "-C", str(n)]
+        return ["rping", "-s", "-v", "-a", "10.99.0.2", "-p", str(port)]
+
+    def p(port, prdma_ip, guest_ip, json_path):
+        if serves:
+            return ["rping", "-s", "-v", "-a", prdma_ip, "-p", str(port)]
+        return ["rping", "-c", "-v", "-V", "-C", str(n), "-a", guest_ip, "-p", str(port)]
+
+    kprefix, pprefix = ("ping data: ", "server ping data: ") if serves else \
+        ("server ping data: ", "ping data: ")
+    # Debian's rping says nothing once it listens: the guest's client
+    # starts ready_secs after the server (EAL start and the link wait).
+    return Case("%s.rping.v.dropin" % direction, prdma_tool="dropin", prdma_serves=serves,
+                kernel_tool="rping", listen_kind="cm", secs=25, prdma_ready_marker=False,
+                ready_secs=8, _k=k, _p=p,
+                kernel_check=rping_lines_check(kprefix, n, size),
+                prdma_check=rping_lines_check(pprefix, n, size))
+
+
+def verbs_group():
+    out = []
+    for d in ("p2k", "k2p"):
+        out += [dropin_perftest(d, "write_lat", 64, 200),
+                dropin_perftest(d, "send_bw", 4096, 200),
+                dropin_pingpong(d), dropin_rping(d)]
+    return out
+
+
 def smoke(direction):
     return [perftest_case(direction, "send_lat", 64), perftest_case(direction, "read_lat", 64)]
 
@@ -412,6 +509,7 @@ GROUPS = {
     "afpacket-p2k": ("afpacket", lambda: afpacket_subset("p2k")),
     "afpacket-k2p": ("afpacket", lambda: afpacket_subset("k2p")),
     "cm-afxdp": ("afxdp", cm_group),
+    "verbs-afpacket": ("afpacket", verbs_group),
     "smoke-cm": ("afxdp", lambda: cm_group()[:2]),
     "smoke-pp": ("afxdp", lambda: [pingpong_case(d, k) for d in ("p2k", "k2p")
                                    for k in ("rc", "uc", "ud", "srq")]),

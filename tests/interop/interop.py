@@ -466,6 +466,16 @@ class Runner:
                 "-l", str(a.prdma_cpu) if lcores == 1 else "0-1",
                 "--vdev", vdev, "--log-level=pmd.net.af_xdp:warning"]
 
+    def dropin_env(self, n, lcores=1):
+        """A Debian binary on prdma's drop-in libibverbs and librdmacm: the
+        same port, EAL and devargs prdma's own tools get, through the
+        environment (doc/guides/verbs.md); stdout line buffered so the
+        harness sees each line as it comes."""
+        return ["env", "LD_LIBRARY_PATH=%s:%s" % (self.a.verbs_dir, self.a.rdmacm_dir),
+                "PRDMA_VERBS_EAL=" + " ".join(self.eal(n, lcores)),
+                "PRDMA_VERBS_DEVARGS=" + casedefs.PRDMA_DEV % PRDMA_IP,
+                "stdbuf", "-oL"]
+
     def start_holder(self):
         """net_af_packet: the kernel sees every RoCE frame too; a socket on
         prdma's address and port 4791 keeps it from answering each with an
@@ -517,6 +527,9 @@ class Runner:
                            c.prdma_tool], 0.0
         if c.unsupported:
             return False, ["no prdma counterpart: " + c.unsupported], 0.0
+        if c.prdma_tool == "dropin" and not (self.a.verbs_dir and self.a.rdmacm_dir):
+            return False, ["this build has no drop-in libibverbs/librdmacm "
+                           "(--verbs-dir, --rdmacm-dir)"], 0.0
         self.set_mtu(c.mtu)
         pcap = os.path.join(self.out, name + ".pcapng")
         plog = os.path.join(self.out, name + ".prdma.log")
@@ -525,8 +538,12 @@ class Runner:
         drops0 = self.rig.tap_drops()
         cap = Capture(self.rig, pcap)
         kargs = c.kernel_argv(port, PRDMA_IP)
-        pargs = [self.a.tools[c.prdma_tool]] + self.eal(self.seq, c.lcores) + ["--"] + \
-            c.prdma_argv(port, PRDMA_IP, GUEST_IP, pjson)
+        if c.prdma_tool == "dropin":
+            pargs = self.dropin_env(self.seq, c.lcores) + \
+                c.prdma_argv(port, PRDMA_IP, GUEST_IP, pjson)
+        else:
+            pargs = [self.a.tools[c.prdma_tool]] + self.eal(self.seq, c.lcores) + ["--"] + \
+                c.prdma_argv(port, PRDMA_IP, GUEST_IP, pjson)
         notes = []
         prc = None
         grc = None
@@ -536,9 +553,13 @@ class Runner:
                 p = Prdma(self.rig, pargs, plog, c.prdma_stdin(port, PRDMA_IP))
                 p.on_line = c.prdma_on_line
                 end = time.monotonic() + c.ready_secs
-                while not p.ready.wait(0.1):
+                # perftest prints its banner before it listens: a case that
+                # says so waits for the TCP listener itself.
+                while c.wait_tcp_listen or not p.ready.wait(0.1):
                     if c.listen_kind == "tcp" and self.rig.tcp_listening(port):
                         break
+                    if c.wait_tcp_listen:
+                        time.sleep(0.1)
                     if p.proc.poll() is not None or time.monotonic() > end:
                         if c.prdma_ready_marker:
                             notes.append("prdma did not say it was listening")
@@ -705,6 +726,10 @@ def main():
                     help="prdma-pingpong (ibv_*_pingpong's counterpart), when built")
     ap.add_argument("--rping", default="", help="prdma-rping (rping's counterpart)")
     ap.add_argument("--udaddy", default="", help="prdma-udaddy (udaddy's counterpart)")
+    ap.add_argument("--verbs-dir", default="",
+                    help="the directory of prdma's drop-in libibverbs.so.1")
+    ap.add_argument("--rdmacm-dir", default="",
+                    help="the directory of prdma's drop-in librdmacm.so.1")
     ap.add_argument("--xdp", required=True)
     ap.add_argument("--build-guest", required=True)
     ap.add_argument("--cache", default=os.environ.get("PRDMA_INTEROP_CACHE",
