@@ -195,6 +195,45 @@ test_fixed_type_not_sensed(void **state)
 }
 
 /*
+ * F8: on IB ports (dual-port, IB-only firmware) the PMD must not send the
+ * RoCE GID table (SET_PORT selector 5): Linux sends it only with op_mod 1
+ * on Ethernet ports; IB SET_PORT takes in_mod = port and the IB layout,
+ * and the model refuses anything else there. GID 0 stays link-local.
+ */
+static void
+test_ib_port_no_gid_table(void **state)
+{
+	struct hermon_model *m = model("trib", 2, 1, false);
+	union prdma_gid gid;
+	struct prdma_dev *dev;
+	unsigned int n, i;
+	int id;
+
+	(void)state;
+	assert_int_equal(hermon_model_trace_start(m, 1u << 16), 0);
+	id = probe("trib");
+	assert_true(id >= 0);
+	n = trace_get(m, 0, false);
+	for (i = 0; i < n; i++) {
+		if (ev[i].kind != HERMON_MODEL_TRACE_CMD ||
+		    ev[i].opcode != HERMON_CMD_SET_PORT)
+			continue;
+		assert_int_equal(ev[i].op_mod, 0);
+		assert_int_equal(ev[i].in_mod >> 8, 0);
+	}
+	dev = prdma_dev_open((uint16_t)id);
+	assert_non_null(dev);
+	for (i = 1; i <= 2; i++) {
+		assert_int_equal(prdma_gid_query(dev, (uint8_t)i, 0, &gid), 0);
+		assert_int_equal(gid.raw[0], 0xfe);
+		assert_int_equal(gid.raw[1], 0x80);
+	}
+	prdma_dev_close(dev);
+	assert_int_equal(prdma_dev_remove((uint16_t)id), 0);
+	hermon_model_put(m);
+}
+
+/*
  * F6 of the security review: a device with a 32-entry MTT table. The
  * reserved-MTT bitmap used to be written past its (empty) allocation; the
  * ASan build catches the write.
@@ -888,6 +927,7 @@ main(void)
 		cmocka_unit_test(test_bringup_teardown_trace),
 		cmocka_unit_test(test_sense_none_probe),
 		cmocka_unit_test(test_fixed_type_not_sensed),
+		cmocka_unit_test(test_ib_port_no_gid_table),
 		cmocka_unit_test(test_tiny_mtt_table),
 		cmocka_unit_test(test_uars_from_dev_cap),
 		cmocka_unit_test(test_eq_past_reserved_uars),

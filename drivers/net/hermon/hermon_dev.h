@@ -111,7 +111,7 @@ struct hermon_port {
 	uint8_t mac[6];                  /**< QUERY_PORT */
 	uint8_t supported;               /**< QUERY_PORT: bit 0 IB, bit 1 Ethernet */
 	bool link_up;                    /**< QUERY_PORT link state at probe */
-	bool gid_set;                    /**< GID 0 programmed with SET_PORT */
+	bool gid_set;                    /**< GID 0 known (SET_PORT on Ethernet) */
 	uint8_t gid[16];                 /**< GID table entry 0 */
 	bool ip_gid_set;                 /**< entry 1: ::ffff:<ip=> */
 	uint8_t ip_gid[16];

@@ -4,9 +4,10 @@
 
 /*
  * Port addresses: QUERY_PORT gives each port's MAC; the PMD derives the
- * link-local GID (fe80::EUI-64 of the MAC) and programs it as entry 0 of
- * the port's GID table with SET_PORT, which is what gid_query answers and
- * what the device matches destination GIDs against.
+ * link-local GID (fe80::EUI-64 of the MAC), which gid_query answers. On an
+ * Ethernet port it is programmed as entry 0 of the port's GID table with
+ * SET_PORT (the device matches destination GIDs against it); an IB port's
+ * GID table belongs to its firmware.
  */
 
 #include <errno.h>
@@ -161,8 +162,16 @@ hermon_ports_gid_init(struct hermon_dev *hd)
 			memcpy(port->ip_gid + 12, hd->args.ip, 4);
 			memcpy(t->gid[1].dw, port->ip_gid, 16);
 		}
-		ret = hermon_cmd_set_port_gids(&hd->cmd, p,
-					       port->type == HERMON_PORT_TYPE_ETH, t);
+		/*
+		 * F8: only an Ethernet port has a host-written (RoCE) GID
+		 * table (Linux mlx4_ib_update_gids: SET_PORT selector 5 with
+		 * op_mod 1 only). On an IB port, SET_PORT op_mod 0 takes the
+		 * IB port layout and the firmware owns the GID table (subnet
+		 * prefix + port GUID); the PMD cannot read the GUID without
+		 * MAD_IFC (F7), so it reports fe80:: + the EUI-64 of the MAC.
+		 */
+		if (port->type == HERMON_PORT_TYPE_ETH)
+			ret = hermon_cmd_set_port_gids(&hd->cmd, p, true, t);
 		if (ret == 0) {
 			port->gid_set = true;
 			port->ip_gid_set = hd->args.has_ip &&

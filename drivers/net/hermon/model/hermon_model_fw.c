@@ -206,6 +206,30 @@ hm_query_adapter(struct hermon_model *m, struct hm_cmd *c)
 	return HERMON_STAT_OK;
 }
 
+/*
+ * An IB port's GID 0 as its firmware holds it once the port is up: the
+ * link-local prefix and the port GUID. The model's port GUID is the
+ * EUI-64 of the port MAC (what the PMD, lacking MAD_IFC, reports).
+ */
+static void
+hm_ib_port_gid(struct hermon_model *m, uint8_t port)
+{
+	const uint8_t *mac = m->mac[port - 1];
+	uint8_t *g = m->gid[port - 1][0];
+
+	memset(g, 0, 16);
+	g[0] = 0xfe;
+	g[1] = 0x80;
+	g[8] = mac[0] ^ 0x02;
+	g[9] = mac[1];
+	g[10] = mac[2];
+	g[11] = 0xff;
+	g[12] = 0xfe;
+	g[13] = mac[3];
+	g[14] = mac[4];
+	g[15] = mac[5];
+}
+
 uint8_t
 hm_fw_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled)
 {
@@ -283,6 +307,8 @@ hm_fw_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled)
 		if (m->ports_up & RTE_BIT32(c->in_mod - 1))
 			return HERMON_STAT_BAD_RES_STATE;
 		m->ports_up |= RTE_BIT32(c->in_mod - 1);
+		if (m->conf.port_type == HERMON_PORT_TYPE_IB)
+			hm_ib_port_gid(m, (uint8_t)c->in_mod);
 		if (m->conf.link_down)
 			return HERMON_STAT_OK;
 		/* the link comes up at once: tell whoever listens */

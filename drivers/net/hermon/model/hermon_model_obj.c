@@ -592,6 +592,15 @@ hm_port_cmd(struct hermon_model *m, struct hm_cmd *c)
 			    (uint32_t)mac[3] << 16 | (uint32_t)mac[4] << 8 | mac[5]);
 		return HERMON_STAT_OK;
 	}
+	/*
+	 * F8: an IB port takes only the IB SET_PORT (op_mod 0, in_mod = the
+	 * port, the IB port layout: Linux mlx4_SET_PORT, iPXE set_port_ib);
+	 * its GID table is the firmware's (subnet prefix + port GUID), so an
+	 * Ethernet selector or a host GID table is refused.
+	 */
+	if (m->conf.port_type == HERMON_PORT_TYPE_IB &&
+	    (c->op_mod != 0 || sel != 0))
+		return HERMON_STAT_BAD_PARAM;
 	/* SET_PORT: the GID table, and an Ethernet port's MAC table and MTU */
 	if (c->op_mod == 1 && sel == HERMON_SET_PORT_MAC_TABLE) {
 		const struct hermon_mac_table_mbox *t = hm_dma_ptr(c->in_param,
