@@ -234,6 +234,47 @@ test_ib_port_no_gid_table(void **state)
 }
 
 /*
+ * F29: each IB port gets SET_PORT(IB) (op_mod 0, in_mod = port) with MTU
+ * cap 4096 (5 << 12), 8 data VLs (8 << 4) and the change-MTU/VL flags
+ * (bits 22, 21) before its INIT_PORT, as Linux mlx4_SET_PORT in
+ * mlx4_setup_hca; the model refuses INIT_PORT on an IB port without it.
+ */
+static void
+test_ib_set_port_caps(void **state)
+{
+	struct hermon_model *m = model("tribc", 2, 1, false);
+	unsigned int n, i;
+	uint32_t set = 0, up = 0;
+	int id;
+
+	(void)state;
+	assert_int_equal(hermon_model_trace_start(m, 1u << 16), 0);
+	id = probe("tribc");
+	assert_true(id >= 0);
+	n = trace_get(m, 0, false);
+	for (i = 0; i < n; i++) {
+		if (ev[i].kind != HERMON_MODEL_TRACE_CMD)
+			continue;
+		if (ev[i].opcode == HERMON_CMD_SET_PORT) {
+			assert_int_equal(ev[i].op_mod, 0);
+			assert_true(ev[i].in_mod == 1 || ev[i].in_mod == 2);
+			assert_int_equal(ev[i].status, 0);
+			assert_int_equal(ev[i].field[0], RTE_BIT32(22) | RTE_BIT32(21) |
+					 5u << 12 | 8u << 4);
+			set |= RTE_BIT32(ev[i].in_mod);
+		} else if (ev[i].opcode == HERMON_CMD_INIT_PORT) {
+			assert_int_equal(ev[i].status, 0);
+			/* its SET_PORT came first */
+			assert_true((set & RTE_BIT32(ev[i].in_mod)) != 0);
+			up |= RTE_BIT32(ev[i].in_mod);
+		}
+	}
+	assert_int_equal(up, RTE_BIT32(1) | RTE_BIT32(2));
+	assert_int_equal(prdma_dev_remove((uint16_t)id), 0);
+	hermon_model_put(m);
+}
+
+/*
  * F6 of the security review: a device with a 32-entry MTT table. The
  * reserved-MTT bitmap used to be written past its (empty) allocation; the
  * ASan build catches the write.
@@ -928,6 +969,7 @@ main(void)
 		cmocka_unit_test(test_sense_none_probe),
 		cmocka_unit_test(test_fixed_type_not_sensed),
 		cmocka_unit_test(test_ib_port_no_gid_table),
+		cmocka_unit_test(test_ib_set_port_caps),
 		cmocka_unit_test(test_tiny_mtt_table),
 		cmocka_unit_test(test_uars_from_dev_cap),
 		cmocka_unit_test(test_eq_past_reserved_uars),

@@ -477,6 +477,14 @@ hermon_cmd_set_port_eth(struct hermon_cmd *c, uint8_t port, uint8_t selector,
 }
 
 int
+hermon_cmd_set_port_ib(struct hermon_cmd *c, uint8_t port,
+		       const struct hermon_prm_set_port_ib *in)
+{
+	return cmd_run(c, in, sizeof(*in), NULL, 0, 0, port, 0, HERMON_CMD_SET_PORT,
+		       NULL);
+}
+
+int
 hermon_cmd_set_port_gids(struct hermon_cmd *c, uint8_t port, bool eth,
 			 const struct hermon_gid_table_mbox *in)
 {

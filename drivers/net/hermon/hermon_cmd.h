@@ -98,6 +98,7 @@ int hermon_cmd_map_eq(struct hermon_cmd *c, uint32_t eqn, uint64_t mask,
 /* Objects (part 2). @out may be NULL where the command allows it. */
 struct hermon_gid_table_mbox;
 struct hermon_prm_query_port;
+struct hermon_prm_set_port_ib;
 int hermon_cmd_sw2hw_mpt(struct hermon_cmd *c, uint32_t index,
 			 const struct hermon_prm_mpt *in);
 int hermon_cmd_hw2sw_mpt(struct hermon_cmd *c, uint32_t index);
@@ -129,6 +130,8 @@ int hermon_cmd_mod_stat_cfg(struct hermon_cmd *c, const struct hermon_prm_mod_st
 /* SET_PORT(op_mod 1 = Ethernet, in_mod = port | selector << 8) */
 int hermon_cmd_set_port_eth(struct hermon_cmd *c, uint8_t port, uint8_t selector,
 			    const void *in, size_t len);
+int hermon_cmd_set_port_ib(struct hermon_cmd *c, uint8_t port,
+			   const struct hermon_prm_set_port_ib *in);
 int hermon_cmd_set_port_gids(struct hermon_cmd *c, uint8_t port, bool eth,
 			     const struct hermon_gid_table_mbox *in);
 int hermon_cmd_query_port(struct hermon_cmd *c, uint8_t port,

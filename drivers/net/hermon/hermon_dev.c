@@ -39,6 +39,10 @@ hermon_ports_init(struct hermon_dev *hd)
 			ret = hermon_port_eth_setup(hd, p);
 			if (ret < 0)
 				goto err;
+		} else {
+			ret = hermon_port_ib_setup(hd, p);
+			if (ret < 0)
+				goto err;
 		}
 		port->state = PRDMA_PORT_DOWN;
 		ret = hermon_cmd_init_port(&hd->cmd, p);

@@ -205,6 +205,7 @@ int hermon_ports_init(struct hermon_dev *hd);
 int hermon_port_type(struct hermon_dev *hd, uint8_t port);
 /* hermon_port.c: an Ethernet port's MAC table and MTU, before INIT_PORT. */
 int hermon_port_eth_setup(struct hermon_dev *hd, uint8_t port);
+int hermon_port_ib_setup(struct hermon_dev *hd, uint8_t port);
 void hermon_ports_close(struct hermon_dev *hd);
 
 #endif /* HERMON_DEV_H */

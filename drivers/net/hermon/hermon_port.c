@@ -124,6 +124,38 @@ hermon_port_eth_setup(struct hermon_dev *hd, uint8_t p)
 				       sizeof(g));
 }
 
+/*
+ * F29: what Linux does for an IB port before INIT_PORT (mlx4_setup_hca ->
+ * mlx4_SET_PORT): SET_PORT(IB) with MTU cap 4096 and the VL cap, asking
+ * for 8 data VLs and halving while the firmware says it has too few
+ * (EXCEED_LIM, Linux's -ENOMEM). The capability mask is the port's
+ * PortInfo default, which Linux reads with MAD_IFC and sends as 0 when it
+ * cannot; the PMD has no MAD_IFC (F7), so it sends 0.
+ */
+int
+hermon_port_ib_setup(struct hermon_dev *hd, uint8_t p)
+{
+	struct hermon_prm_set_port_ib *ib;
+	uint32_t vl;
+	int ret = -ENOSPC;
+
+	ib = calloc(1, sizeof(*ib));
+	if (ib == NULL) {
+		rte_errno = ENOMEM;
+		return -ENOMEM;
+	}
+	for (vl = HERMON_IB_VL_CAP_MAX; vl >= 1 && ret == -ENOSPC; vl >>= 1) {
+		memset(ib, 0, sizeof(*ib));
+		HERMON_FILL(ib, set_port_ib, c_mtu_cap, 1);
+		HERMON_FILL(ib, set_port_ib, c_vl_cap, 1);
+		HERMON_FILL(ib, set_port_ib, mtu_cap, HERMON_IB_MTU_4096);
+		HERMON_FILL(ib, set_port_ib, vl_cap, vl);
+		ret = hermon_cmd_set_port_ib(&hd->cmd, p, ib);
+	}
+	free(ib);
+	return ret;
+}
+
 int
 hermon_ports_gid_init(struct hermon_dev *hd)
 {

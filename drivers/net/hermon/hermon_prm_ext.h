@@ -136,6 +136,28 @@ HERMON_PRM_DECLARE(mod_stat_cfg, HERMON_PRM_MOD_STAT_CFG, 0x100)
 HERMON_PRM_DECLARE(set_port_general, HERMON_PRM_SET_PORT_GENERAL, 0x10)
 
 /*
+ * SET_PORT(IB) mailbox (op_mod 0, in_mod = port): Linux mlx4_SET_PORT
+ * (dword 0: vl_cap bits 7:4, mtu_cap bits 15:12, change-pkey/VL/MTU flags
+ * bits 20-22; dword 1: the capability mask), iPXE set_port_ib. Linux
+ * clears 256 bytes.
+ */
+#define HERMON_PRM_SET_PORT_IB(F, N) \
+	F(reserved0, 0x04) \
+	F(vl_cap, 0x04) \
+	F(reserved1, 0x04) \
+	F(mtu_cap, 0x04) \
+	F(reserved2, 0x04) \
+	F(c_pkey_tbl_sz, 0x01) \
+	F(c_vl_cap, 0x01) \
+	F(c_mtu_cap, 0x01) \
+	F(reserved3, 0x09) \
+	F(cap_mask, 0x20) \
+	F(reserved4, 0x7c0)
+HERMON_PRM_DECLARE(set_port_ib, HERMON_PRM_SET_PORT_IB, 0x100)
+#define HERMON_IB_MTU_4096 5      /* IB MTU code: Linux IB_MTU_4096 */
+#define HERMON_IB_VL_CAP_MAX 8    /* data VLs Linux asks for first */
+
+/*
  * One entry of the SET_PORT(Ethernet, MAC table) mailbox: iPXE
  * set_port_mac_table; Linux: a big-endian qword, bit 63 valid, MAC in the
  * low 48 bits (MLX4_MAC_VALID).

@@ -40,6 +40,7 @@ hm_fw_reset(struct hermon_model *m)
 	memset(m->mac_valid, 0, sizeof(m->mac_valid));
 	memset(m->mc_fltr, 0, sizeof(m->mc_fltr));
 	memset(m->port_mtu, 0, sizeof(m->port_mtu));
+	m->ib_port_set = 0;
 	m->sqp_conf = false;
 	m->resets++;
 	/* F27: the reset frees the semaphore and clears the command register
@@ -306,6 +307,11 @@ hm_fw_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled)
 
 		if (m->ports_up & RTE_BIT32(c->in_mod - 1))
 			return HERMON_STAT_BAD_RES_STATE;
+		/* F29: an IB port is brought up with the capabilities the
+		 * host set (Linux mlx4_SET_PORT before the port opens) */
+		if (m->conf.port_type == HERMON_PORT_TYPE_IB &&
+		    (m->ib_port_set & RTE_BIT32(c->in_mod - 1)) == 0)
+			return HERMON_STAT_BAD_SYS_STATE;
 		m->ports_up |= RTE_BIT32(c->in_mod - 1);
 		if (m->conf.port_type == HERMON_PORT_TYPE_IB)
 			hm_ib_port_gid(m, (uint8_t)c->in_mod);

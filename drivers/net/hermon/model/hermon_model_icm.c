@@ -172,6 +172,7 @@ hm_icm_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled)
 		hm_obj_free(m);
 		memset(m->gid, 0, sizeof(m->gid));
 		memset(m->mac_valid, 0, sizeof(m->mac_valid));
+		m->ib_port_set = 0;
 		memset(m->mc_fltr, 0, sizeof(m->mc_fltr));
 		m->eq_hw = 0;
 		m->ports_up = 0;

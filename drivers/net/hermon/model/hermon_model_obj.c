@@ -565,6 +565,9 @@ hm_qp_cmd(struct hermon_model *m, struct hm_cmd *c)
 
 /* ---- ports -------------------------------------------------------------- */
 
+/* Data VLs of the model's IB ports (ConnectX-3: VL0-7). */
+#define HM_IB_DATA_VLS 8
+
 static uint8_t
 hm_port_cmd(struct hermon_model *m, struct hm_cmd *c)
 {
@@ -601,6 +604,29 @@ hm_port_cmd(struct hermon_model *m, struct hm_cmd *c)
 	if (m->conf.port_type == HERMON_PORT_TYPE_IB &&
 	    (c->op_mod != 0 || sel != 0))
 		return HERMON_STAT_BAD_PARAM;
+	if (m->conf.port_type == HERMON_PORT_TYPE_IB) {
+		const struct hermon_prm_set_port_ib *ib =
+			hm_dma_ptr(c->in_param, sizeof(*ib));
+		uint32_t mtu, vl;
+
+		if (ib == NULL)
+			return HERMON_STAT_INTERNAL_ERR;
+		mtu = HERMON_GET(ib, set_port_ib, mtu_cap);
+		vl = HERMON_GET(ib, set_port_ib, vl_cap);
+		/* IB MTU codes 1 (256) to 5 (4096); VL caps 1, 2, 4 or 8 */
+		if (HERMON_GET(ib, set_port_ib, c_mtu_cap) && (mtu < 1 || mtu > 5))
+			return HERMON_STAT_BAD_PARAM;
+		if (HERMON_GET(ib, set_port_ib, c_vl_cap)) {
+			if (vl == 0 || (vl & (vl - 1)) != 0)
+				return HERMON_STAT_BAD_PARAM;
+			if (vl > HM_IB_DATA_VLS)
+				return HERMON_STAT_EXCEED_LIM;
+		}
+		if (HERMON_GET(ib, set_port_ib, c_mtu_cap) &&
+		    HERMON_GET(ib, set_port_ib, c_vl_cap))
+			m->ib_port_set |= (uint8_t)RTE_BIT32(port - 1);
+		return HERMON_STAT_OK;
+	}
 	/* SET_PORT: the GID table, and an Ethernet port's MAC table and MTU */
 	if (c->op_mod == 1 && sel == HERMON_SET_PORT_MAC_TABLE) {
 		const struct hermon_mac_table_mbox *t = hm_dma_ptr(c->in_param,

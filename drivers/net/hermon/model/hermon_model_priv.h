@@ -187,6 +187,7 @@ struct hermon_model {
 	} mc_fltr[2];
 	uint64_t mc_filtered;                 /* multicast frames the filter dropped */
 	uint16_t port_mtu[2];                     /* SET_PORT general */
+	uint8_t ib_port_set;      /* bit p-1: IB port p has MTU/VL caps (F29) */
 	uint64_t exec_work;                   /* WQEs and flushes done */
 	uint64_t rnr_naks, timeouts, drops;
 	uint64_t bf_exec, bf_fallback, bf_half[2];  /* BlueFlame copies */
