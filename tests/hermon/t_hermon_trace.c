@@ -275,6 +275,51 @@ test_ib_set_port_caps(void **state)
 }
 
 /*
+ * F5: "SYS_EQS" firmware (ConnectX-3 Pro) reports num_sys_eqs in
+ * QUERY_DEV_CAP. As Linux mlx4_init_hca / profile.c: QUERY_FUNC right
+ * after QUERY_DEV_CAP (reserved EQs from it), INIT_HCA with log_num_eqs
+ * 0x1f and num_sys_eqs; the EQ past QUERY_FUNC's reserved ones. The model
+ * refuses an INIT_HCA without them and the EQs QUERY_FUNC reserves.
+ */
+static void
+test_sys_eqs_firmware(void **state)
+{
+	struct hermon_model_conf c = { .name = "trsys", .sys_eqs = 8 };
+	struct hermon_model *m;
+	unsigned int n, i;
+	int id, dev_cap = -1, func = -1, icm = -1, eqs = 0;
+
+	(void)state;
+	m = hermon_model_create(&c);
+	assert_non_null(m);
+	assert_int_equal(hermon_model_trace_start(m, 1u << 16), 0);
+	id = probe("trsys");
+	assert_true(id >= 0);
+	n = trace_get(m, 0, false);
+	for (i = 0; i < n; i++) {
+		if (ev[i].kind != HERMON_MODEL_TRACE_CMD)
+			continue;
+		assert_int_equal(ev[i].status, 0);
+		if (ev[i].opcode == HERMON_CMD_QUERY_DEV_CAP)
+			dev_cap = (int)i;
+		else if (ev[i].opcode == HERMON_CMD_QUERY_FUNC)
+			func = (int)i;
+		else if (ev[i].opcode == HERMON_CMD_SET_ICM_SIZE)
+			icm = (int)i;
+		else if (ev[i].opcode == HERMON_CMD_INIT_HCA)
+			assert_int_equal(ev[i].field[2], 0x1f);
+		else if (ev[i].opcode == HERMON_CMD_SW2HW_EQ) {
+			assert_true(ev[i].in_mod >= HERMON_MODEL_SYS_RSVD_EQS);
+			eqs++;
+		}
+	}
+	assert_true(dev_cap >= 0 && func == dev_cap + 1 && icm > func);
+	assert_int_equal(eqs, 1);
+	assert_int_equal(prdma_dev_remove((uint16_t)id), 0);
+	hermon_model_put(m);
+}
+
+/*
  * F6 of the security review: a device with a 32-entry MTT table. The
  * reserved-MTT bitmap used to be written past its (empty) allocation; the
  * ASan build catches the write.
@@ -970,6 +1015,7 @@ main(void)
 		cmocka_unit_test(test_fixed_type_not_sensed),
 		cmocka_unit_test(test_ib_port_no_gid_table),
 		cmocka_unit_test(test_ib_set_port_caps),
+		cmocka_unit_test(test_sys_eqs_firmware),
 		cmocka_unit_test(test_tiny_mtt_table),
 		cmocka_unit_test(test_uars_from_dev_cap),
 		cmocka_unit_test(test_eq_past_reserved_uars),

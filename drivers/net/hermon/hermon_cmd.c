@@ -477,6 +477,12 @@ hermon_cmd_set_port_eth(struct hermon_cmd *c, uint8_t port, uint8_t selector,
 }
 
 int
+hermon_cmd_query_func(struct hermon_cmd *c, void *out, size_t len)
+{
+	return cmd_run(c, NULL, 0, out, len, 0, 0, 0, HERMON_CMD_QUERY_FUNC, NULL);
+}
+
+int
 hermon_cmd_set_port_ib(struct hermon_cmd *c, uint8_t port,
 		       const struct hermon_prm_set_port_ib *in)
 {

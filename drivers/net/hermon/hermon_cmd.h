@@ -130,6 +130,7 @@ int hermon_cmd_mod_stat_cfg(struct hermon_cmd *c, const struct hermon_prm_mod_st
 /* SET_PORT(op_mod 1 = Ethernet, in_mod = port | selector << 8) */
 int hermon_cmd_set_port_eth(struct hermon_cmd *c, uint8_t port, uint8_t selector,
 			    const void *in, size_t len);
+int hermon_cmd_query_func(struct hermon_cmd *c, void *out, size_t len);
 int hermon_cmd_set_port_ib(struct hermon_cmd *c, uint8_t port,
 			   const struct hermon_prm_set_port_ib *in);
 int hermon_cmd_set_port_gids(struct hermon_cmd *c, uint8_t port, bool eth,

@@ -36,6 +36,7 @@ struct hermon_caps {
 	uint8_t log_max_cq, log2_rsvd_cqs, log_max_cq_sz;
 	uint8_t log_max_eq, log_max_eq_sz;
 	uint32_t rsvd_eqs;
+	uint16_t num_sys_eqs;            /* F5: != 0 on SYS_EQS firmware */
 	uint8_t log_max_mpts, log2_rsvd_mrws, log_max_mrw_sz;
 	uint8_t log_max_mtts, log2_rsvd_mtts;
 	uint8_t log_max_ra_res_qp, log_max_ra_req_qp, log_max_ra_res_global;

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -328,6 +329,37 @@ hermon_fw_query_caps(struct hermon_dev *hd)
 		return -ENOTSUP;
 	}
 #undef CAP
+	/*
+	 * F5: firmware that keeps system EQs (ConnectX-3 Pro) reports their
+	 * number in QUERY_DEV_CAP; the reserved EQs and UARs and the EQ count
+	 * are then QUERY_FUNC's (Linux mlx4_init_hca -> mlx4_query_func).
+	 */
+	c->num_sys_eqs = hermon_mbox_be16(&q, HERMON_DEV_CAP_NUM_SYS_EQS) & 0xfff;
+	if (c->num_sys_eqs != 0) {
+		uint8_t *f = calloc(1, HERMON_FUNC_MBOX_SIZE);
+		uint16_t max_eq;
+
+		if (f == NULL) {
+			rte_errno = ENOMEM;
+			return -ENOMEM;
+		}
+		ret = hermon_cmd_query_func(&hd->cmd, f, HERMON_FUNC_MBOX_SIZE);
+		c->rsvd_eqs = hermon_mbox_be16(f, HERMON_FUNC_RSVD_EQS);
+		max_eq = hermon_mbox_be16(f, HERMON_FUNC_MAX_EQ);
+		c->num_rsvd_uars = f[HERMON_FUNC_RSVD_UARS] & 0xf;
+		free(f);
+		if (ret < 0)
+			return ret;
+		if (max_eq == 0 || c->rsvd_eqs >= max_eq) {
+			HERMON_LOG(ERR, "%s: QUERY_FUNC leaves no EQ (%u reserved of %u)",
+				   hd->pdev->name, c->rsvd_eqs, max_eq);
+			rte_errno = ENOSPC;
+			return -ENOSPC;
+		}
+		c->log_max_eq = (uint8_t)rte_log2_u32(max_eq);
+		if ((1u << c->log_max_eq) > max_eq)
+			c->log_max_eq--;
+	}
 	/*
 	 * F4: an EQ's doorbell lives in UAR page eqn / 4, and the reserved UAR
 	 * pages are the firmware's: no EQ below 4 * reserved UARs (Linux

@@ -19,6 +19,7 @@
 
 #include "hermon_dev.h"
 #include "hermon_logs.h"
+#include "hermon_prm_ext.h"
 
 /* Profile: how many objects of each kind the PMD provisions (log2). */
 #define HERMON_PROFILE_LOG_QP      10
@@ -326,7 +327,15 @@ hermon_icm_init_hca(struct hermon_dev *hd)
 		      t[HERMON_ICM_AUXC].va);
 	HERMON_FILL64(q, qpcbaseaddr, eqc_base_addr_h, eqc_base_addr_l,
 		      t[HERMON_ICM_EQC].va);
-	HERMON_FILL(q, qpcbaseaddr, log_num_of_eq, t[HERMON_ICM_EQC].log_num);
+	/* F5: on SYS_EQS firmware Linux writes log_num_eqs 0x1f and the
+	 * system-EQ count (profile.c); the EQC table base stays the host's */
+	if (hd->caps.num_sys_eqs != 0) {
+		HERMON_FILL(q, qpcbaseaddr, log_num_of_eq, HERMON_INIT_HCA_SYS_LOG_EQS);
+		hermon_mbox_put_be16(ih, HERMON_INIT_HCA_NUM_SYS_EQS,
+				     hd->caps.num_sys_eqs);
+	} else {
+		HERMON_FILL(q, qpcbaseaddr, log_num_of_eq, t[HERMON_ICM_EQC].log_num);
+	}
 	HERMON_FILL64(q, qpcbaseaddr, rdmardc_base_addr_h, rdmardc_base_addr_l,
 		      t[HERMON_ICM_RDMARC].va);
 	HERMON_FILL(q, qpcbaseaddr, log_num_rd, hd->icm.log_rd_per_qp);

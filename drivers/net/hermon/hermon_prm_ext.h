@@ -105,6 +105,39 @@ HERMON_PRM_DECLARE(gid_entry, HERMON_PRM_GID_ENTRY, 0x10)
 	F(reserved1, 0x7e0)
 HERMON_PRM_DECLARE(mod_stat_cfg, HERMON_PRM_MOD_STAT_CFG, 0x100)
 
+/*
+ * F5, "SYS_EQS" firmware (ConnectX-3 Pro), byte offsets Linux mlx4 uses
+ * (fw.c); the iPXE-derived structures have these bytes reserved.
+ * QUERY_DEV_CAP: num_sys_eqs, be16 low 12 bits at 0x26. INIT_HCA:
+ * num_sys_eqs be16 at 0x8a, with log_num_eqs 0x1f. QUERY_FUNC output:
+ * rsvd_eqs be16 at 0x04, max_eq be16 at 0x06, rsvd_uars low 4 bits of
+ * byte 0x0b.
+ */
+#define HERMON_DEV_CAP_NUM_SYS_EQS   0x26
+#define HERMON_INIT_HCA_NUM_SYS_EQS  0x8a
+#define HERMON_INIT_HCA_SYS_LOG_EQS  0x1f
+#define HERMON_FUNC_RSVD_EQS         0x04
+#define HERMON_FUNC_MAX_EQ           0x06
+#define HERMON_FUNC_RSVD_UARS        0x0b
+#define HERMON_FUNC_MBOX_SIZE        0x100
+
+static inline uint16_t
+hermon_mbox_be16(const void *mbox, size_t off)
+{
+	const uint8_t *b = (const uint8_t *)mbox + off;
+
+	return (uint16_t)(b[0] << 8 | b[1]);
+}
+
+static inline void
+hermon_mbox_put_be16(void *mbox, size_t off, uint16_t v)
+{
+	uint8_t *b = (uint8_t *)mbox + off;
+
+	b[0] = (uint8_t)(v >> 8);
+	b[1] = (uint8_t)v;
+}
+
 #define HERMON_VSD_BOARD_ID       0xd0    /* QUERY_ADAPTER VSD: the board id */
 #define HERMON_VSD_BOARD_ID_LEN   16
 #define HERMON_SET_PORT_GID_TABLE 5

@@ -87,6 +87,7 @@ enum hermon_opcode {
 	HERMON_CMD_QUERY_PORT     = 0x043,
 	HERMON_CMD_SET_MCAST_FLTR = 0x048,
 	HERMON_CMD_SENSE_PORT     = 0x04d,
+	HERMON_CMD_QUERY_FUNC     = 0x056,
 	HERMON_CMD_RUN_FW         = 0xff6,
 	HERMON_CMD_UNMAP_ICM      = 0xff9,
 	HERMON_CMD_MAP_ICM        = 0xffa,

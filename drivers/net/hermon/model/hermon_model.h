@@ -33,6 +33,9 @@ struct hermon_model;
 /** The vendor syndrome (error CQE byte 0x1a) the model writes for @p s. */
 #define HERMON_MODEL_VENDOR_SYND(s) ((uint8_t)(0xc0 | ((s) & 0x3f)))
 
+/** EQs the SYS_EQS firmware variant reserves (its QUERY_FUNC rsvd_eqs). */
+#define HERMON_MODEL_SYS_RSVD_EQS 20
+
 /** Configuration of a new model. */
 struct hermon_model_conf {
 	const char *name;          /**< unique; found again by hermon_model_find */
@@ -69,6 +72,14 @@ struct hermon_model_conf {
 	 * there (Linux mlx4_QUERY_DEV_CAP, iPXE hermon_create_eq).
 	 */
 	uint8_t rsvd_uars;
+	/**
+	 * F5, "SYS_EQS" firmware (ConnectX-3 Pro): QUERY_DEV_CAP reports this
+	 * many system EQs (0: none, the default firmware), QUERY_FUNC answers
+	 * (reserved EQs HERMON_MODEL_SYS_RSVD_EQS, 64 EQs, rsvd_uars), and
+	 * INIT_HCA is refused unless it carries log_num_eqs 0x1f and this
+	 * number; SW2HW_EQ refuses the EQs QUERY_FUNC reserves.
+	 */
+	uint16_t sys_eqs;
 	/**
 	 * BlueFlame: DEV_CAP bf = 1 and BAR2 twice the UAR space (half UAR
 	 * pages, half BlueFlame registers, as Linux map_bf_area lays it out).

@@ -120,6 +120,8 @@ hm_eq_check_index(const struct hermon_model *m, uint32_t eqn)
 		return HERMON_STAT_BAD_INDEX;
 	if (eqn < HM_RSVD_EQS)
 		return HERMON_STAT_BAD_RESOURCE;
+	if (m->conf.sys_eqs != 0 && eqn < HERMON_MODEL_SYS_RSVD_EQS)
+		return HERMON_STAT_BAD_RESOURCE;
 	/* its doorbell would fall on a UAR page the firmware keeps */
 	if (HERMON_UAR_EQ_DB_PAGE(eqn) < m->conf.rsvd_uars)
 		return HERMON_STAT_BAD_RESOURCE;

@@ -109,6 +109,23 @@ hm_query_fw(struct hermon_model *m, struct hm_cmd *c)
 	return HERMON_STAT_OK;
 }
 
+/* F5: QUERY_FUNC exists only on SYS_EQS firmware. */
+static uint8_t
+hm_query_func(struct hermon_model *m, struct hm_cmd *c)
+{
+	uint8_t *f;
+
+	if (m->conf.sys_eqs == 0)
+		return HERMON_STAT_BAD_OP;
+	f = hm_out_mbox(c, HERMON_FUNC_MBOX_SIZE);
+	if (f == NULL)
+		return HERMON_STAT_INTERNAL_ERR;
+	hermon_mbox_put_be16(f, HERMON_FUNC_RSVD_EQS, HERMON_MODEL_SYS_RSVD_EQS);
+	hermon_mbox_put_be16(f, HERMON_FUNC_MAX_EQ, HM_MAX_EQS);
+	f[HERMON_FUNC_RSVD_UARS] = m->conf.rsvd_uars & 0xf;
+	return HERMON_STAT_OK;
+}
+
 static uint8_t
 hm_query_dev_cap(struct hermon_model *m, struct hm_cmd *c)
 {
@@ -153,6 +170,9 @@ hm_query_dev_cap(struct hermon_model *m, struct hm_cmd *c)
 	CAP(log_pg_sz, m->log_pg_sz);
 	CAP(uar_sz, 0);
 	CAP(num_rsvd_uars, m->conf.rsvd_uars);
+	if (m->conf.sys_eqs != 0)
+		hermon_mbox_put_be16(q, HERMON_DEV_CAP_NUM_SYS_EQS,
+				     m->conf.sys_eqs & 0xfff);
 	CAP(bf, m->conf.bf);
 	CAP(log_bf_reg_size, m->conf.bf ? 9 : 0);      /* 512 B registers */
 	CAP(log_max_bf_regs_per_page, m->conf.bf ? HM_LOG_BF_REGS : 0);
@@ -259,6 +279,7 @@ hm_fw_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled)
 		m->running = true;
 		return HERMON_STAT_OK;
 	case HERMON_CMD_QUERY_DEV_CAP:
+	case HERMON_CMD_QUERY_FUNC:
 	case HERMON_CMD_QUERY_ADAPTER:
 	case HERMON_CMD_MOD_STAT_CFG:
 	case HERMON_CMD_NOP:
@@ -266,6 +287,8 @@ hm_fw_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled)
 			return HERMON_STAT_BAD_SYS_STATE;
 		if (c->opcode == HERMON_CMD_QUERY_DEV_CAP)
 			return hm_query_dev_cap(m, c);
+		if (c->opcode == HERMON_CMD_QUERY_FUNC)
+			return hm_query_func(m, c);
 		if (c->opcode == HERMON_CMD_MOD_STAT_CFG) {
 			const struct hermon_prm_mod_stat_cfg *cfg =
 				hm_dma_ptr(c->in_param, sizeof(*cfg));

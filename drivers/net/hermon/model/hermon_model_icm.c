@@ -96,6 +96,16 @@ hm_init_hca(struct hermon_model *m, const struct hm_cmd *c)
 						mtt_base_addr_l);
 	l.base[HERMON_MODEL_CMPT] = HERMON_GET64(tpt, tptparams, cmpt_base_adr_h,
 						 cmpt_base_adr_l);
+	/*
+	 * F5: SYS_EQS firmware takes only log_num_eqs 0x1f with its system-EQ
+	 * count at 0x8a (Linux profile.c) and then has its 64 EQs.
+	 */
+	if (m->conf.sys_eqs != 0) {
+		if (l.log_num_eq != HERMON_INIT_HCA_SYS_LOG_EQS ||
+		    hermon_mbox_be16(ih, HERMON_INIT_HCA_NUM_SYS_EQS) != m->conf.sys_eqs)
+			return HERMON_STAT_BAD_PARAM;
+		l.log_num_eq = 6;
+	}
 	if (l.log_num_eq > 6 || l.log_num_qp > 17 || l.log_num_cq > 16 ||
 	    l.log_num_srq > 16 || l.log_dmpt > 17)
 		return HERMON_STAT_BAD_PARAM;
