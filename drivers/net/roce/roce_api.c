@@ -81,7 +81,9 @@ int
 prdma_roce_stats_get(struct prdma_dev *pdev, struct prdma_roce_stats *st)
 {
 	struct roce_dev *dev = roce_dev_checked(pdev);
+	struct roce_engine *eng;
 	unsigned int d, k;
+	uint16_t e;
 
 	if (dev == NULL)
 		return -ENODEV;
@@ -91,11 +93,18 @@ prdma_roce_stats_get(struct prdma_dev *pdev, struct prdma_roce_stats *st)
 	}
 	roce_engine_lock(dev);
 	*st = dev->xst;
-	for (d = 0; d < PRDMA_ROCE_FAULT_DIR_NB; d++)
-		for (k = 0; k < PRDMA_ROCE_FAULT_KIND_NB; k++)
-			st->fault[d][k] = dev->fault[d].hits[k];
-	st->cnp_sent = dev->st.dev[PRDMA_DEV_CNT_CNP_SENT];
-	st->cnp_received = dev->st.dev[PRDMA_DEV_CNT_CNP_RECEIVED];
+	memset(st->fault, 0, sizeof(st->fault));
+	st->cnp_sent = 0;
+	st->cnp_received = 0;
+	/* Each engine counts its own: the device's figures are the sums. */
+	for (e = 0; e < dev->nb_eng; e++) {
+		eng = &dev->eng[e];
+		for (d = 0; d < PRDMA_ROCE_FAULT_DIR_NB; d++)
+			for (k = 0; k < PRDMA_ROCE_FAULT_KIND_NB; k++)
+				st->fault[d][k] += eng->fault[d].hits[k];
+		st->cnp_sent += eng->st.dev[PRDMA_DEV_CNT_CNP_SENT];
+		st->cnp_received += eng->st.dev[PRDMA_DEV_CNT_CNP_RECEIVED];
+	}
 	roce_engine_unlock(dev);
 	return 0;
 }

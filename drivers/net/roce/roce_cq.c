@@ -60,7 +60,7 @@ roce_cq_push(struct roce_cq *cq, const struct prdma_wc *wc)
 		struct prdma_async_event ev;
 
 		cq->overrun = 1;
-		cq->rdev->st.drop.cq_overrun++;
+		cq->rdev->eng[0].st.drop.cq_overrun++;
 		memset(&ev, 0, sizeof(ev));
 		ev.type = PRDMA_EVENT_CQ_ERR;
 		ev.element.cq = &cq->base;

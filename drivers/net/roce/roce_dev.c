@@ -26,19 +26,6 @@ RTE_LOG_REGISTER_DEFAULT(roce_logtype, NOTICE);
 
 static uint32_t dev_gen;
 
-void
-roce_engine_lock(struct roce_dev *dev)
-{
-	unsigned int spins = 0;
-
-	while (!roce_engine_trylock(dev)) {
-		if (++spins % 1024 == 0)
-			sched_yield();
-		else
-			rte_pause();
-	}
-}
-
 static uint8_t
 mtu_from_eth(uint32_t eth_mtu)
 {
@@ -134,22 +121,7 @@ port_setup(struct roce_dev *dev)
 static void
 dev_free(struct roce_dev *dev)
 {
-	uint32_t i;
-	void *obj;
-
-	if (dev->loop != NULL) {
-		while (rte_ring_dequeue(dev->loop, &obj) == 0)
-			rte_pktmbuf_free(obj);
-		rte_ring_free(dev->loop);
-	}
-	for (i = 0; i < dev->txq_len; i++)
-		rte_pktmbuf_free(dev->txq[i]);
-	dev->txq_len = 0;
-	/* Still raw from the pool (never reset): they go back the same way. */
-	if (dev->tx_stash_len != 0)
-		rte_mempool_put_bulk(dev->mp, (void **)dev->tx_stash, dev->tx_stash_len);
-	dev->tx_stash_len = 0;
-	roce_fault_fini(dev);
+	roce_engines_fini(dev);
 	if (dev->pcap != NULL)
 		roce_pcap_close(dev->pcap);
 	if (dev->link != NULL) {
@@ -268,7 +240,11 @@ roce_probe(struct prdma_dev *pdev, const char *args)
 	dev->tsc_hz = rte_get_tsc_hz();
 	dev->key_next = 1 + (prdma_random32() % (ROCE_MAX_KEYS - 1));
 	pdev->priv = dev;
+	dev->nb_eng = 1;
 	ret = roce_qp_table_init(dev, pdev->socket_id);
+	if (ret < 0)
+		goto err;
+	ret = roce_engines_init(dev, pdev->socket_id);
 	if (ret < 0)
 		goto err;
 
@@ -368,13 +344,6 @@ roce_probe(struct prdma_dev *pdev, const char *args)
 	faults_from_args(dev);
 	dev->ack_delay_tsc = (uint64_t)dev->cfg.ack_delay_us * dev->tsc_hz / 1000000;
 	dev->ack_grace_tsc = (uint64_t)ROCE_ACK_GRACE_US * dev->tsc_hz / 1000000;
-	snprintf(buf, sizeof(buf), "roce_lp_%u", ++dev_gen);
-	dev->loop = rte_ring_create(buf, ROCE_RING_SIZE, pdev->socket_id,
-				    RING_F_SP_ENQ | RING_F_SC_DEQ);
-	if (dev->loop == NULL) {
-		ret = -ENOMEM;
-		goto err;
-	}
 	if (dev->cfg.pcap[0] != '\0') {
 		dev->pcap = roce_pcap_open(dev->cfg.pcap);
 		if (dev->pcap == NULL) {
@@ -614,9 +583,15 @@ roce_dev_counters_get(struct prdma_dev *pdev, struct prdma_dev_counters *c)
 {
 	struct roce_dev *dev = roce_dev_of(pdev);
 	unsigned int i;
+	uint16_t e;
 
-	for (i = 0; i < PRDMA_DEV_CNT_MAX; i++)
-		c->value[i] = __atomic_load_n(&dev->st.dev[i], __ATOMIC_RELAXED);
+	/* Each engine counts what it handles: the device's figure is the sum. */
+	for (i = 0; i < PRDMA_DEV_CNT_MAX; i++) {
+		c->value[i] = 0;
+		for (e = 0; e < dev->nb_eng; e++)
+			c->value[i] += __atomic_load_n(&dev->eng[e].st.dev[i],
+						       __ATOMIC_RELAXED);
+	}
 	c->missing_mask = RTE_BIT64(PRDMA_DEV_CNT_CONNECT) |
 		RTE_BIT64(PRDMA_DEV_CNT_ACCEPT) |
 		RTE_BIT64(PRDMA_DEV_CNT_CONNECT_FAILURE) |
@@ -630,9 +605,11 @@ static int
 roce_dev_counters_reset(struct prdma_dev *pdev)
 {
 	struct roce_dev *dev = roce_dev_of(pdev);
+	uint16_t e;
 
 	roce_engine_lock(dev);
-	memset(&dev->st, 0, sizeof(dev->st));
+	for (e = 0; e < dev->nb_eng; e++)
+		memset(&dev->eng[e].st, 0, sizeof(dev->eng[e].st));
 	roce_engine_unlock(dev);
 	return 0;
 }

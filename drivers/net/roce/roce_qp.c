@@ -179,20 +179,11 @@ roce_qp_table_init(struct roce_dev *dev, int socket)
 	dev->qp_act_words = RTE_MAX(slots / 64, 1u);
 	dev->qp_sum_words = (dev->qp_act_words + 63) / 64;
 	dev->qp_slot_next = 2;
-	dev->timer_next = UINT64_MAX;
 	dev->qp_tbl = rte_zmalloc_socket("roce_qp_tbl", sizeof(*dev->qp_tbl) * slots,
 					 RTE_CACHE_LINE_SIZE, socket);
 	dev->qpn_gen = rte_zmalloc_socket("roce_qpn_gen", sizeof(*dev->qpn_gen) * slots,
 					  RTE_CACHE_LINE_SIZE, socket);
-	dev->qp_act = rte_zmalloc_socket("roce_qp_act", sizeof(uint64_t) * dev->qp_act_words,
-					 RTE_CACHE_LINE_SIZE, socket);
-	dev->qp_act_sum = rte_zmalloc_socket("roce_qp_sum",
-					     sizeof(uint64_t) * dev->qp_sum_words,
-					     RTE_CACHE_LINE_SIZE, socket);
-	dev->qp_tmr = rte_zmalloc_socket("roce_qp_tmr", sizeof(uint64_t) * dev->qp_act_words,
-					 RTE_CACHE_LINE_SIZE, socket);
-	if (dev->qp_tbl == NULL || dev->qpn_gen == NULL || dev->qp_act == NULL ||
-	    dev->qp_act_sum == NULL || dev->qp_tmr == NULL) {
+	if (dev->qp_tbl == NULL || dev->qpn_gen == NULL) {
 		ROCE_LOG(ERR, "max_qp=%u: no memory for a table of %u QPs",
 			 dev->cfg.max_qp, slots);
 		roce_qp_table_fini(dev);
@@ -206,14 +197,8 @@ roce_qp_table_fini(struct roce_dev *dev)
 {
 	rte_free(dev->qp_tbl);
 	rte_free(dev->qpn_gen);
-	rte_free(dev->qp_act);
-	rte_free(dev->qp_act_sum);
-	rte_free(dev->qp_tmr);
 	dev->qp_tbl = NULL;
 	dev->qpn_gen = NULL;
-	dev->qp_act = NULL;
-	dev->qp_act_sum = NULL;
-	dev->qp_tmr = NULL;
 }
 
 /*
@@ -373,6 +358,8 @@ roce_qp_create(struct prdma_qp *pqp, struct prdma_qp_init_attr *attr)
 		goto err;
 	}
 	qp->slot = (uint32_t)slot;
+	qp->eng = &dev->eng[0];
+	qp->eng->nb_qps++;
 	pqp->qp_num = qpn;
 	qp->sport = qp_sport(qpn);
 	qp->path_mtu = dev->active_mtu;
@@ -649,12 +636,13 @@ roce_qp_destroy(struct prdma_qp *pqp)
 	if (dev->qp_tbl[qp->slot] == qp) {
 		dev->qp_tbl[qp->slot] = NULL;
 		/* A mark left set would only step an empty slot: clear it anyway. */
-		__atomic_fetch_and(&dev->qp_act[w], ~RTE_BIT64(qp->slot & 63),
+		__atomic_fetch_and(&qp->eng->qp_act[w], ~RTE_BIT64(qp->slot & 63),
 				   __ATOMIC_RELAXED);
-		dev->qp_tmr[w] &= ~RTE_BIT64(qp->slot & 63);
+		qp->eng->qp_tmr[w] &= ~RTE_BIT64(qp->slot & 63);
 	}
 	roce_mcast_qp_gone(dev, qp);
 	dev->nb_qps--;
+	qp->eng->nb_qps--;
 	roce_engine_unlock(dev);
 	roce_rq_fini(&qp->rq);
 	rte_free(qp->outq);
