@@ -135,6 +135,7 @@ struct roce_cfg {
 	uint32_t max_qp;          /* QPs the device holds (QP table size) */
 	uint8_t zc;               /* 0 copy, 1 zero-copy (or fail), 2 if the port can */
 	uint32_t zc_min;          /* smallest payload sent zero-copy */
+	uint16_t engines;         /* engines and port queues (1, 2, 4, 8) */
 };
 
 /* The keys accepted in devargs (NULL terminated). */
@@ -243,23 +244,14 @@ struct roce_link {
 	unsigned int refs;
 	uint16_t nb_queues;               /* queues of each port (engines=) */
 	uint32_t stepping;                /* peer steps in progress */
-	/* TSC of each side's last own step of engine e, refreshed coarsely so
-	 * the line stays shared: a side's engine is stepped by its peer's
-	 * same engine only when idle. */
-	struct {
-		uint64_t ts[2];
-	} __rte_cache_aligned last_step[ROCE_MAX_ENGINES];
 };
-
-/* Note that @eng ran a step at @now (ring mode). */
-void roce_link_stepped(struct roce_engine *eng, uint64_t now);
 
 int roce_link_attach(struct roce_dev *dev, const char *name, int side);
 void roce_link_detach(struct roce_dev *dev);
 /*
- * Run one step of the other side's engine of the same index (inline mode): in one process a
- * test or an application often waits on one side only, and the other side
- * must still answer.
+ * Run one step of each of the other side's engines that nobody else
+ * steps (inline mode): in one process a test or an application often
+ * waits on one side only, and the other side must still answer.
  */
 int roce_link_step_peer(struct roce_engine *eng, uint64_t now);
 
@@ -365,6 +357,10 @@ struct roce_cq {
 	uint32_t arm;             /* enum roce_cq_arm, set by cq_arm */
 	uint32_t arm_n;           /* ROCE_ARM_N: completions still to come */
 	uint32_t overrun;         /* stopped after an overrun */
+	/* The engine of its QPs (roce_qp.c), NULL while it has none: the
+	 * only producer, and the engine its poller drives. */
+	struct roce_engine *eng;
+	uint32_t eng_refs;        /* QPs on it (every flag held) */
 };
 
 /* Queue a completion (engine or control path with the engine flag). */
@@ -401,6 +397,8 @@ struct roce_srq {
 	struct roce_rq rq;
 	uint32_t max_wr;          /* as reported */
 	uint32_t limit;           /* armed watermark, 0 = disarmed */
+	struct roce_engine *eng;  /* the engine of its QPs, its only consumer */
+	uint32_t eng_refs;
 };
 
 int roce_rq_init(struct roce_rq *rq, uint32_t nb, uint32_t max_sge, int socket);
@@ -628,6 +626,8 @@ struct roce_qp {
 };
 
 /* roce_qp.c */
+/* The UDP source port of frames to @qpn (its low bits are @qpn's). */
+uint16_t roce_sport(uint32_t qpn);
 /* The QP table and the engine's marks, sized from cfg.max_qp (probe). */
 int roce_qp_table_init(struct roce_dev *dev, int socket);
 void roce_qp_table_fini(struct roce_dev *dev);
@@ -749,8 +749,30 @@ struct roce_engine {
 	uint64_t handed_out;      /* frames passed to their QP's engine */
 	uint64_t handed_in;       /* frames taken from another engine */
 	uint64_t handoff_drops;   /* the owner's handoff ring was full */
+	uint64_t zc_frames;       /* frames its QPs sent zero-copy */
+	uint64_t tlp_probes;      /* its QPs' tail-loss probes */
+	uint64_t tlp_acked;
+	uint64_t acks_held;       /* ACKs its QPs held to coalesce */
+	struct {
+		uint64_t ce_received;
+		uint64_t rate_cuts;
+		uint64_t rate_increases;
+	} cc_st;                  /* its QPs' congestion control (roce_cc.c) */
 	struct roce_fault_dir fault[PRDMA_ROCE_FAULT_DIR_NB];
+	/* TSC of the last step its own poller ran, refreshed coarsely so the
+	 * line stays shared: another poller (a sibling engine's, the ring
+	 * peer's) steps an engine only while this is old. */
+	uint64_t last_step __rte_cache_aligned;
 } __rte_cache_aligned;
+
+/* Whether nobody has stepped @eng as its own for a while (roce_engine.c). */
+static inline bool
+roce_eng_idle(const struct roce_engine *eng, uint64_t now, uint64_t tsc_hz)
+{
+	/* Signed: the stamp may be newer than the caller's (idle) step time. */
+	return (int64_t)(now - __atomic_load_n(&eng->last_step, __ATOMIC_RELAXED)) >=
+		(int64_t)(tsc_hz / ROCE_PEER_IDLE_DIV);
+}
 
 struct roce_dev {
 	struct prdma_dev *pdev;
@@ -806,6 +828,7 @@ struct roce_dev {
 	struct roce_pcap *pcap;
 
 	uint16_t nb_eng;                  /* engines= */
+	struct rte_flow *flow[ROCE_MAX_ENGINES];  /* steering rules, if any */
 	struct roce_engine *eng;          /* nb_eng engines, cache aligned */
 	struct prdma_roce_stats xst;      /* provider-specific statistics */
 	char ifname[32];                  /* kernel interface of the port, "" if none */

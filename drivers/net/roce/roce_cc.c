@@ -54,7 +54,7 @@ roce_cc_cnp(struct roce_qp *qp, uint64_t now)
 	cc->stage = 0;
 	cc->alpha_tsc = now + period_tsc(dev);
 	cc->inc_tsc = now + period_tsc(dev);
-	dev->xst.rate_cuts++;
+	qp->eng->cc_st.rate_cuts++;
 }
 
 void
@@ -79,7 +79,7 @@ roce_cc_timers(struct roce_qp *qp, uint64_t now)
 	if (cc->rt > line)
 		cc->rt = line;
 	cc->rc = (cc->rt + cc->rc + 1) / 2;
-	dev->xst.rate_increases++;
+	qp->eng->cc_st.rate_increases++;
 	/* Within 1/256 of the line: the limiter is off again. */
 	if (cc->rc >= line - line / 256)
 		cc->limited = 0;
@@ -104,7 +104,7 @@ roce_cc_ce(struct roce_qp *qp, uint64_t now)
 	unsigned int hlen;
 	uint8_t *p;
 
-	dev->xst.ce_received++;
+	qp->eng->cc_st.ce_received++;
 	if (qp->base.qp_type == PRDMA_QPT_UD || now < qp->cc.cnp_tsc)
 		return;
 	m = roce_frame_start(qp->eng, &qp->path, qp->sport, &p);

@@ -269,7 +269,7 @@ rx_frame(struct roce_engine *eng, struct rte_mbuf *m, bool handed)
 	struct roce_engine *eng0 = &dev->eng[0];
 	struct roce_pkt pkt;
 	enum roce_rx_verdict v;
-	struct roce_qp *qp;
+	struct roce_qp *qp = NULL;
 	uint32_t tr;
 	bool cnp;
 
@@ -525,7 +525,7 @@ ack_held(struct roce_qp *qp, uint64_t now, bool req_sent)
 		qp->ack_hold_tsc = now + hold;
 		qp->ack_grace_tsc = now + RTE_MIN(hold, dev->ack_grace_tsc);
 		qp->ack_bidir = req_sent;
-		dev->xst.acks_held++;
+		qp->eng->acks_held++;
 	} else {
 		qp->ack_bidir |= req_sent;
 		if ((!o->lazy && !qp->ack_bidir && !dev->cfg.ack_delay_set &&
@@ -845,33 +845,77 @@ roce_engine_step_all(struct roce_dev *dev)
 	return n;
 }
 
+/* Note a step of @eng by its own poller; rarely: a write costs the
+ * readers of the stamp a cache miss. */
+static inline void
+eng_stamp(struct roce_engine *eng, uint64_t now)
+{
+	if ((int64_t)(now - __atomic_load_n(&eng->last_step, __ATOMIC_RELAXED)) >
+	    (int64_t)(eng->dev->tsc_hz / (4 * ROCE_PEER_IDLE_DIV)))
+		__atomic_store_n(&eng->last_step, now, __ATOMIC_RELAXED);
+}
+
+/*
+ * Step @eng as its poller, then every sibling engine and (ring mode) peer
+ * engine that nobody steps as its own: one thread may drive a device of
+ * many engines, and engines with an lcore each never touch each other's
+ * flags. Siblings stepped this way are not stamped, so they stay adopted
+ * until their own poller comes.
+ */
 int
 roce_engine_poll_one(struct roce_engine *eng)
 {
 	struct roce_dev *dev = eng->dev;
+	struct roce_engine *sib;
 	uint64_t now = 0;
+	uint16_t i;
 	int n = 0;
 
 	if (roce_eng_trylock(eng)) {
 		n = roce_engine_step(eng);
 		now = eng->now;
 		roce_eng_unlock(eng);
-		if (dev->link != NULL)
-			roce_link_stepped(eng, now);
+	}
+	if (dev->nb_eng == 1 && dev->link == NULL)
+		return n;
+	if (now == 0)
+		now = rte_rdtsc();
+	eng_stamp(eng, now);
+	for (i = 0; i < dev->nb_eng; i++) {
+		sib = &dev->eng[i];
+		if (sib == eng || !roce_eng_idle(sib, now, dev->tsc_hz) ||
+		    !roce_eng_trylock(sib))
+			continue;
+		n += roce_engine_step(sib);
+		roce_eng_unlock(sib);
 	}
 	if (dev->link != NULL)
-		n += roce_link_step_peer(eng, now != 0 ? now : rte_rdtsc());
+		n += roce_link_step_peer(eng, now);
 	return n;
 }
 
+/* Every engine (prdma_dev_progress): one thread drives the device. */
 int
 roce_engine_poll(struct roce_dev *dev)
 {
-	int n = 0;
+	struct roce_engine *eng;
+	uint64_t now = 0;
 	uint16_t i;
+	int n = 0;
 
-	for (i = 0; i < dev->nb_eng; i++)
-		n += roce_engine_poll_one(&dev->eng[i]);
+	if (dev->nb_eng == 1)
+		return roce_engine_poll_one(&dev->eng[0]);
+	for (i = 0; i < dev->nb_eng; i++) {
+		eng = &dev->eng[i];
+		if (!roce_eng_trylock(eng))
+			continue;
+		n += roce_engine_step(eng);
+		now = RTE_MAX(now, eng->now);
+		roce_eng_unlock(eng);
+		eng_stamp(eng, eng->now);
+	}
+	if (dev->link != NULL)
+		n += roce_link_step_peer(&dev->eng[0], now != 0 ? now : rte_rdtsc());
 	return n;
 }
 

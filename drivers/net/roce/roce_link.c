@@ -198,40 +198,29 @@ roce_link_step_peer(struct roce_engine *eng, uint64_t now)
 {
 	struct roce_dev *dev = eng->dev;
 	struct roce_link *l = dev->link;
+	struct roce_engine *pe;
 	struct roce_dev *peer;
+	uint16_t i;
 	int n = 0;
 
 	if (l == NULL)
 		return 0;
-	/* Leave a peer alone that its own lcore keeps stepping: sharing it
-	 * would bounce its cache lines between cores for nothing. */
-	/* Signed: the peer's stamp may be newer than our (idle) step's time. */
-	if ((int64_t)(now - __atomic_load_n(&l->last_step[eng->idx].ts[1 - dev->side],
-					    __ATOMIC_RELAXED)) <
-	    (int64_t)(dev->tsc_hz / ROCE_PEER_IDLE_DIV))
-		return 0;
 	/* Pin the peer: its removal waits for stepping to drop to zero. */
 	__atomic_fetch_add(&l->stepping, 1, __ATOMIC_ACQ_REL);
 	peer = __atomic_load_n(&l->dev[1 - dev->side], __ATOMIC_ACQUIRE);
-	/* Both sides have the same number of engines (roce_link_attach). */
-	if (peer != NULL && !peer->cfg.progress_thread &&
-	    roce_eng_trylock(&peer->eng[eng->idx])) {
-		n = roce_engine_step(&peer->eng[eng->idx]);
-		roce_eng_unlock(&peer->eng[eng->idx]);
+	if (peer != NULL && !peer->cfg.progress_thread) {
+		for (i = 0; i < peer->nb_eng; i++) {
+			pe = &peer->eng[i];
+			/* Leave an engine alone that its own lcore keeps stepping:
+			 * sharing it would bounce its cache lines for nothing. */
+			if (!roce_eng_idle(pe, now, dev->tsc_hz) || !roce_eng_trylock(pe))
+				continue;
+			n += roce_engine_step(pe);
+			roce_eng_unlock(pe);
+		}
 	}
 	__atomic_fetch_sub(&l->stepping, 1, __ATOMIC_RELEASE);
 	return n;
-}
-
-void
-roce_link_stepped(struct roce_engine *eng, uint64_t now)
-{
-	uint64_t *ts = &eng->dev->link->last_step[eng->idx].ts[eng->dev->side];
-
-	/* Write rarely: every write costs the peer a cache miss. */
-	if ((int64_t)(now - __atomic_load_n(ts, __ATOMIC_RELAXED)) >
-	    (int64_t)(eng->dev->tsc_hz / (4 * ROCE_PEER_IDLE_DIV)))
-		__atomic_store_n(ts, now, __ATOMIC_RELAXED);
 }
 
 /*

@@ -463,7 +463,7 @@ sent:
 	if (unlikely(qp->probe_next)) {
 		/* The probe: counted apart, it is not a retry. */
 		qp->probe_next = 0;
-		dev->xst.tlp_probes++;
+		qp->eng->tlp_probes++;
 	} else if (roce_psn_cmp(psn, qp->max_psn) < 0) {
 		qp->cnt[PRDMA_QP_CNT_RETRANSMITS]++;
 		qp->eng->st.dev[PRDMA_DEV_CNT_RETRANSMITS]++;
@@ -661,7 +661,7 @@ ack_upto(struct roce_qp *qp, uint32_t psn, uint64_t now)
 		qp->una_psn = una;
 		if (qp->probe_sent && roce_psn_cmp(psn, qp->probe_psn) >= 0) {
 			/* The probed tail is acknowledged, no timeout needed. */
-			qp->rdev->xst.tlp_acked++;
+			qp->eng->tlp_acked++;
 		}
 		qp->probe_sent = 0;
 	}

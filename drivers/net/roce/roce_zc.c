@@ -348,7 +348,7 @@ roce_zc_frame_send(struct roce_dev *dev, struct roce_qp *qp, struct rte_mbuf *m,
 	seg[0]->next = seg[1];
 	m->nb_segs = 3;
 	m->pkt_len = len;
-	dev->xst.zc_frames++;
+	qp->eng->zc_frames++;
 	roce_frame_stage(qp->eng, m, path);
 	return 0;
 }
