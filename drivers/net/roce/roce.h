@@ -244,6 +244,12 @@ struct roce_link {
 	unsigned int refs;
 	uint16_t nb_queues;               /* queues of each port (engines=) */
 	uint32_t stepping;                /* peer steps in progress */
+	/* Each side's engines' last_step (struct roce_engine), kept here too:
+	 * the peer reads them before it pins the side (stepping), so that a
+	 * poll with nothing to step for the peer writes no shared line. */
+	struct {
+		uint64_t ts[ROCE_MAX_ENGINES];
+	} __rte_cache_aligned last_step[2];
 };
 
 int roce_link_attach(struct roce_dev *dev, const char *name, int side);
@@ -254,6 +260,8 @@ void roce_link_detach(struct roce_dev *dev);
  * waits on one side only, and the other side must still answer.
  */
 int roce_link_step_peer(struct roce_engine *eng, uint64_t now);
+/* Note a step of @eng by its own poller at @now, for the peer to see. */
+void roce_link_stamp(struct roce_engine *eng, uint64_t now);
 
 /* ------------------------------------------------------------------ */
 /* Memory keys (roce_mr.c)                                             */

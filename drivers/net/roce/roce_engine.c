@@ -851,8 +851,11 @@ static inline void
 eng_stamp(struct roce_engine *eng, uint64_t now)
 {
 	if ((int64_t)(now - __atomic_load_n(&eng->last_step, __ATOMIC_RELAXED)) >
-	    (int64_t)(eng->dev->tsc_hz / (4 * ROCE_PEER_IDLE_DIV)))
+	    (int64_t)(eng->dev->tsc_hz / (4 * ROCE_PEER_IDLE_DIV))) {
 		__atomic_store_n(&eng->last_step, now, __ATOMIC_RELAXED);
+		if (eng->dev->link != NULL)
+			roce_link_stamp(eng, now);
+	}
 }
 
 /*

@@ -198,25 +198,33 @@ roce_link_step_peer(struct roce_engine *eng, uint64_t now)
 {
 	struct roce_dev *dev = eng->dev;
 	struct roce_link *l = dev->link;
-	struct roce_engine *pe;
+	const int64_t idle = (int64_t)(dev->tsc_hz / ROCE_PEER_IDLE_DIV);
+	const uint64_t *ts;
 	struct roce_dev *peer;
+	uint32_t want = 0;
 	uint16_t i;
 	int n = 0;
 
 	if (l == NULL)
+		return 0;
+	/* Leave engines alone that their own lcore keeps stepping: sharing
+	 * them would bounce their cache lines between cores for nothing. */
+	ts = l->last_step[1 - dev->side].ts;
+	for (i = 0; i < l->nb_queues; i++)
+		/* signed: the stamp may be newer than our (idle) step's time */
+		if ((int64_t)(now - __atomic_load_n(&ts[i], __ATOMIC_RELAXED)) >= idle)
+			want |= RTE_BIT32(i);
+	if (want == 0)
 		return 0;
 	/* Pin the peer: its removal waits for stepping to drop to zero. */
 	__atomic_fetch_add(&l->stepping, 1, __ATOMIC_ACQ_REL);
 	peer = __atomic_load_n(&l->dev[1 - dev->side], __ATOMIC_ACQUIRE);
 	if (peer != NULL && !peer->cfg.progress_thread) {
 		for (i = 0; i < peer->nb_eng; i++) {
-			pe = &peer->eng[i];
-			/* Leave an engine alone that its own lcore keeps stepping:
-			 * sharing it would bounce its cache lines for nothing. */
-			if (!roce_eng_idle(pe, now, dev->tsc_hz) || !roce_eng_trylock(pe))
+			if ((want & RTE_BIT32(i)) == 0 || !roce_eng_trylock(&peer->eng[i]))
 				continue;
-			n += roce_engine_step(pe);
-			roce_eng_unlock(pe);
+			n += roce_engine_step(&peer->eng[i]);
+			roce_eng_unlock(&peer->eng[i]);
 		}
 	}
 	__atomic_fetch_sub(&l->stepping, 1, __ATOMIC_RELEASE);
@@ -243,4 +251,12 @@ roce_link_drain_orphan(struct roce_dev *dev)
 			if (l->ring[1 - dev->side][q] != NULL)
 				ring_drain(l->ring[1 - dev->side][q]);
 	pthread_mutex_unlock(&links_lock);
+}
+
+void
+roce_link_stamp(struct roce_engine *eng, uint64_t now)
+{
+	struct roce_link *l = eng->dev->link;
+
+	__atomic_store_n(&l->last_step[eng->dev->side].ts[eng->idx], now, __ATOMIC_RELAXED);
 }
