@@ -159,14 +159,26 @@ roce_ah_destroy(struct prdma_ah *pah)
 	return 0;
 }
 
+/* Per-QP UDP source port in 0xC000-0xFFFF (wire facts §1.2): one per QP
+ * keeps its packets on one ECMP/RSS path. */
+static uint16_t
+qp_sport(uint32_t qpn)
+{
+	uint32_t h = qpn * 0x9e3779b1u;
+
+	return (uint16_t)(0xc000 | (h >> 18));
+}
+
 /*
- * UDP source port in 0xC000-0xFFFF (wire facts §1.2): one per connection
- * keeps its packets on one ECMP/RSS path. An RC/UC QP derives it from the
- * QPN it sends to, and its low bits are that QPN's: the receiver's engine
- * of the QP is those bits modulo its engine count (a power of two, at
- * most ROCE_MAX_ENGINES), so steering on the source port (rte_flow, see
+ * With engines > 1 an RC/UC QP's source port derives from the QPN it
+ * sends to instead, its low bits that QPN's: the receiver's engine of the
+ * QP is those bits modulo its engine count (a power of two, at most
+ * ROCE_MAX_ENGINES), so steering on the source port (rte_flow, see
  * roce_dev.c) lands a frame on the queue of the engine that owns its QP.
- * UD QPs (engine 0's) use their own QPN.
+ * A device of one engine keeps the per-QP port above, so the frames of a
+ * default device do not change (with the destination-derived port on
+ * every device, netns-cm-afpacket's ping-pong stalled; why was not
+ * found, see the commit that made this so).
  */
 uint16_t
 roce_sport(uint32_t qpn)
@@ -454,8 +466,8 @@ roce_qp_create(struct prdma_qp *pqp, struct prdma_qp_init_attr *attr)
 	eng->nb_qps++;
 	qp_bind(qp, true);
 	pqp->qp_num = qpn;
-	/* RC/UC: set again from the destination QPN (roce_sport) */
-	qp->sport = roce_sport(qpn);
+	/* engines > 1, RC/UC: set again from the destination QPN (roce_sport) */
+	qp->sport = qp_sport(qpn);
 	qp->path_mtu = dev->active_mtu;
 	qp->mtu = prdma_mtu_bytes(dev->active_mtu);
 	if (gsi)
@@ -631,7 +643,7 @@ roce_qp_modify(struct prdma_qp *pqp, const struct prdma_qp_attr *a, uint32_t mas
 		qp->max_dest_rd_atomic = a->max_dest_rd_atomic;
 	if (mask & PRDMA_QP_DEST_QPN) {
 		qp->dest_qpn = a->dest_qp_num;
-		if (pqp->qp_type != PRDMA_QPT_UD)
+		if (pqp->qp_type != PRDMA_QPT_UD && dev->nb_eng > 1)
 			qp->sport = roce_sport(qp->dest_qpn);
 	}
 	if (mask & PRDMA_QP_EN_SQD_ASYNC_NOTIFY)
