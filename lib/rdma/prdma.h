@@ -112,30 +112,6 @@ uint16_t prdma_dev_id(const struct prdma_dev *dev);
  */
 int prdma_dev_progress(struct prdma_dev *dev);
 
-/**
- * Progress queues of a device: the engines that share its work, each
- * meant to be driven by one lcore (for the software provider, one per
- * port queue, devarg engines=). 1 for a device with a single engine or one
- * that progresses by itself. Returns the count (>= 1) or -EINVAL.
- */
-int prdma_dev_progress_queues(struct prdma_dev *dev);
-
-/**
- * Drive progress queue @q of @dev once: the engine of that queue, plus
- * any engine of the device that no lcore has driven for a while (so one
- * lcore may still drive them all). prdma_dev_progress() drives every
- * queue. Returns the work done (>= 0), or -EINVAL when @q is not below
- * prdma_dev_progress_queues().
- */
-int prdma_dev_progress_queue(struct prdma_dev *dev, uint16_t q);
-
-/**
- * The progress queue that serves @qp (fixed when it is created: the queue
- * of its CQs' other QPs, if any, else the least loaded). Polling a CQ
- * drives the queue of the QPs on it. Returns the queue or -EINVAL.
- */
-int prdma_qp_progress_queue(const struct prdma_qp *qp);
-
 /** Adapter capability flags (prdma_dev_attr.flags). */
 #define PRDMA_DEV_CAP_IN_ORDER_DMA      RTE_BIT64(0)  /**< data placed in order */
 #define PRDMA_DEV_CAP_CQ_RESIZE         RTE_BIT64(1)  /**< prdma_cq_resize works */

@@ -287,41 +287,6 @@ prdma_dev_progress(struct prdma_dev *dev)
 }
 
 int
-prdma_dev_progress_queues(struct prdma_dev *dev)
-{
-	if (dev == NULL)
-		return prdma_err(EINVAL);
-	if (dev->ops->dev_progress_queues == NULL)
-		return 1;
-	return dev->ops->dev_progress_queues(dev);
-}
-
-int
-prdma_dev_progress_queue(struct prdma_dev *dev, uint16_t q)
-{
-	int n;
-
-	if (dev == NULL)
-		return prdma_err(EINVAL);
-	n = prdma_dev_progress_queues(dev);
-	if (n < 0 || q >= n)
-		return prdma_err(EINVAL);
-	if (dev->ops->dev_progress_queue == NULL)
-		return prdma_dev_progress(dev);
-	return dev->ops->dev_progress_queue(dev, q);
-}
-
-int
-prdma_qp_progress_queue(const struct prdma_qp *qp)
-{
-	if (!prdma__obj_live(qp, PRDMA__OBJ_QP))
-		return prdma_err(EINVAL);
-	if (qp->dev->ops->qp_progress_queue == NULL)
-		return 0;
-	return qp->dev->ops->qp_progress_queue(qp);
-}
-
-int
 prdma_dev_query(struct prdma_dev *dev, struct prdma_dev_attr *attr)
 {
 	int ret;

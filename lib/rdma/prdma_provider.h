@@ -71,12 +71,6 @@ struct prdma_dev_ops {
 			  const struct prdma_dev_modify_attr *attr);
 	/** Optional: drive the device once; NULL for self-progressing devices. */
 	int (*dev_progress)(struct prdma_dev *dev);
-	/** Optional (NULL: one queue): progress queues of the device. */
-	int (*dev_progress_queues)(struct prdma_dev *dev);
-	/** Optional (NULL: queue 0 is dev_progress): drive queue @q once. */
-	int (*dev_progress_queue)(struct prdma_dev *dev, uint16_t q);
-	/** Optional (NULL: 0): the progress queue of @qp. */
-	int (*qp_progress_queue)(const struct prdma_qp *qp);
 	int (*port_query)(struct prdma_dev *dev, uint8_t port,
 			  struct prdma_port_attr *attr);
 	int (*port_modify)(struct prdma_dev *dev, uint8_t port,

@@ -43,7 +43,7 @@ steal_frame(struct t_side *s)
 	struct roce_dev *dev = rdev(s);
 	void *m;
 
-	if (rte_ring_dequeue(dev->link->ring[dev->side][0], &m) != 0)
+	if (rte_ring_dequeue(dev->link->ring[dev->side], &m) != 0)
 		return 0;
 	rte_pktmbuf_free(m);
 	return 1;
@@ -61,7 +61,7 @@ build_valid(struct t_side s[2], uint8_t *frame)
 	uint8_t *p;
 	uint32_t hlen, len;
 
-	m = roce_frame_start(&dev->eng[0], &qp->path, qp->sport, &p);
+	m = roce_frame_start(dev, &qp->path, qp->sport, &p);
 	assert_non_null(m);
 	memset(&bth, 0, sizeof(bth));
 	memset(&ext, 0, sizeof(ext));
@@ -71,9 +71,9 @@ build_valid(struct t_side s[2], uint8_t *frame)
 	bth.psn = 0x123; /* far from the expected PSN: a sequence error */
 	hlen = roce_hdr_encode(p, &bth, &ext);
 	memset(p + hlen, 0x5a, 16);
-	roce_frame_send(&dev->eng[0], m, &qp->path, hlen + 16);
+	roce_frame_send(dev, m, &qp->path, hlen + 16);
 	/* It went to the staging area: take it back. */
-	m = dev->eng[0].txq[--dev->eng[0].txq_len];
+	m = dev->txq[--dev->txq_len];
 	len = m->data_len;
 	memcpy(frame, rte_pktmbuf_mtod(m, void *), len);
 	rte_pktmbuf_free(m);
@@ -107,8 +107,8 @@ test_garbage_counted(void **state)
 	dev = rdev(&s[1]);
 	roce_engine_lock(dev);
 	len = build_valid(s, frame);
-	before = dev->eng[0].st.drop;
-	d = &dev->eng[0].st.drop;
+	before = dev->st.drop;
+	d = &dev->st.drop;
 
 	/* Truncated at every length. */
 	for (i = 0; i < len; i++)
@@ -151,8 +151,8 @@ test_garbage_counted(void **state)
 	inject(dev, frame, len);
 	inject(dev, frame, len);
 	assert_int_equal(((struct roce_qp *)s[1].qp)->cnt[PRDMA_QP_CNT_NAK_SEQ_SENT], 1);
-	assert_true(dev->eng[0].st.dev[PRDMA_DEV_CNT_ICRC_DROPS] >= 1);
-	assert_true(dev->eng[0].st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS] >= 1);
+	assert_true(dev->st.dev[PRDMA_DEV_CNT_ICRC_DROPS] >= 1);
+	assert_true(dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS] >= 1);
 	roce_engine_unlock(dev);
 	/* The connection still works. */
 	t_pattern_fill(s[0].buf, 100, 4);
@@ -224,7 +224,7 @@ test_loss_recovery(void **state)
 
 		for (k = 0; k < 1000 && !stolen; k++) {
 			roce_engine_lock(d1);
-			roce_engine_step_all(d1);
+			roce_engine_step(d1);
 			roce_engine_unlock(d1);
 			stolen = steal_frame(&s[0]);
 		}

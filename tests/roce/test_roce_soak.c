@@ -66,11 +66,6 @@ struct side {
 	struct prdma_mr *mr;
 	union prdma_gid gid;
 	int id;
-	/* PRDMA_SOAK_SKEW=1 with engines=2: a QP made first on its own CQ
-	 * takes engine 0, so side 1's soak QP lands on engine 1 and every
-	 * frame between the sides goes through an engine handover. */
-	struct prdma_cq *pad_cq;
-	struct prdma_qp *pad_qp;
 };
 
 /* Memory map of each side (offsets into mem). */
@@ -135,10 +130,6 @@ static void
 side_close(struct side *s)
 {
 	assert_int_equal(prdma_qp_destroy(s->qp), 0);
-	if (s->pad_qp != NULL) {
-		assert_int_equal(prdma_qp_destroy(s->pad_qp), 0);
-		assert_int_equal(prdma_cq_destroy(s->pad_cq), 0);
-	}
 	assert_int_equal(prdma_mr_dereg(s->mr), 0);
 	rte_free(s->mem);
 	assert_int_equal(prdma_cq_destroy(s->scq), 0);
@@ -164,18 +155,6 @@ connect_rc(struct side s[2])
 		ia.cap.max_recv_wr = RECV_NB;
 		ia.cap.max_send_sge = 1;
 		ia.cap.max_recv_sge = 1;
-		if (i == 1 && env_u64("PRDMA_SOAK_SKEW", 0) != 0) {
-			struct prdma_cq_init_attr ca;
-			struct prdma_qp_init_attr pa = ia;
-
-			memset(&ca, 0, sizeof(ca));
-			ca.cqe = 16;
-			s[i].pad_cq = prdma_cq_create(s[i].dev, &ca);
-			assert_non_null(s[i].pad_cq);
-			pa.send_cq = pa.recv_cq = s[i].pad_cq;
-			s[i].pad_qp = prdma_qp_create(s[i].pd, &pa);
-			assert_non_null(s[i].pad_qp);
-		}
 		s[i].qp = prdma_qp_create(s[i].pd, &ia);
 		assert_non_null(s[i].qp);
 		memset(&qa, 0, sizeof(qa));
@@ -585,15 +564,6 @@ soak_run(const char *args_a, const char *args_b, uint64_t nops, uint64_t large_e
 		assert_true(cb.value[PRDMA_DEV_CNT_DUPLICATES] > 0);
 		assert_true(ca.value[PRDMA_DEV_CNT_ICRC_DROPS] + cb.value[PRDMA_DEV_CNT_ICRC_DROPS] > 0);
 		assert_true(ca.value[PRDMA_DEV_CNT_RETRANSMITS] > 0);
-	}
-	/* Skewed: every frame each way went through an engine handover. */
-	if (k->s[1].pad_qp != NULL) {
-		printf("soak: handed over between engines %" PRIu64 "/%" PRIu64
-		       ", handoff drops %" PRIu64 "/%" PRIu64 "\n", xa.handed_over,
-		       xb.handed_over, xa.handoff_drops, xb.handoff_drops);
-		assert_int_equal(prdma_qp_progress_queue(k->s[0].qp), 0);
-		assert_int_equal(prdma_qp_progress_queue(k->s[1].qp), 1);
-		assert_true(xa.handed_over > 0 && xb.handed_over > 0);
 	}
 	side_close(&k->s[0]);
 	side_close(&k->s[1]);

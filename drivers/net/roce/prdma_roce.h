@@ -82,10 +82,6 @@ struct prdma_roce_stats {
 	uint64_t tlp_acked;       /**< probed tails acknowledged before the ACK
 				   *   timeout (recoveries, or slow ACKs) */
 	uint64_t acks_held;       /**< ACKs that waited to be coalesced */
-	/** engines > 1: frames an engine received for a QP of another engine
-	 *  (or, not for any QP, for engine 0) and handed over to it */
-	uint64_t handed_over;
-	uint64_t handoff_drops;   /**< not handed over: the owner's ring was full */
 };
 
 /** Read the provider's statistics. @return 0 or -ENODEV/-EINVAL. */

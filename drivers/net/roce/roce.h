@@ -10,13 +10,11 @@
  * by the file that defines them.
  *
  * Model: the application's post calls write work queue entries into per-QP
- * rings and its poll calls read completions from per-CQ rings; the engines
- * of a device (engines=, one per port queue) move everything else
- * (transmit, receive, timers, completions), each for the QPs it owns. An
- * engine is guarded by a try-acquire flag: whoever gets it runs a step,
- * nobody ever waits for it on the fast path. Control operations take every
- * engine's flag (waiting for them, in index order), so no engine ever sees
- * a half-built object.
+ * rings and its poll calls read completions from per-CQ rings; one engine
+ * per device moves everything else (transmit, receive, timers, completions).
+ * The engine is guarded by a try-acquire flag: whoever gets it runs a step,
+ * nobody ever waits for it on the fast path. Control operations take the
+ * flag too (waiting for it), so the engine never sees a half-built object.
  */
 
 #include <limits.h>
@@ -69,8 +67,6 @@ extern int roce_logtype;
 #define ROCE_ACK_EVERY      64            /* AckReq every N packets of long messages */
 #define ROCE_DEFAULT_BURST  32
 #define ROCE_MAX_BURST      512
-#define ROCE_MAX_ENGINES    8             /* engines= ceiling (a power of two) */
-#define ROCE_HANDOFF_SIZE   1024          /* frames in flight to another engine */
 #define ROCE_TXQ_SIZE       1024          /* per-device staging of frames to send */
 #define ROCE_RING_SIZE      1024          /* ring mode: each direction */
 #define ROCE_NB_MBUF        8191
@@ -135,7 +131,6 @@ struct roce_cfg {
 	uint32_t max_qp;          /* QPs the device holds (QP table size) */
 	uint8_t zc;               /* 0 copy, 1 zero-copy (or fail), 2 if the port can */
 	uint32_t zc_min;          /* smallest payload sent zero-copy */
-	uint16_t engines;         /* engines and port queues (1, 2, 4, 8) */
 };
 
 /* The keys accepted in devargs (NULL terminated). */
@@ -193,17 +188,15 @@ struct roce_fault_dir {
 };
 
 struct roce_dev;
-struct roce_engine;
-/* Set on every engine (engine i draws from seed + i: engine 0 as before). */
 void roce_fault_config(struct roce_dev *dev, unsigned int dir, unsigned int kind,
 		       uint32_t rate_ppm, uint64_t seed);
 void roce_fault_delay_config(struct roce_dev *dev, unsigned int dir, uint32_t us);
 /* Apply the faults of @dir to @m; the frames to pass on now go to @out. */
-unsigned int roce_fault_frame(struct roce_engine *eng, unsigned int dir,
+unsigned int roce_fault_frame(struct roce_dev *dev, unsigned int dir,
 			      struct rte_mbuf *m, struct rte_mbuf *out[2],
 			      uint64_t now);
 /* Frames held back whose time has come (all with @now = UINT64_MAX). */
-unsigned int roce_fault_release(struct roce_engine *eng, unsigned int dir,
+unsigned int roce_fault_release(struct roce_dev *dev, unsigned int dir,
 				uint64_t now, struct rte_mbuf **out,
 				unsigned int cap);
 void roce_fault_fini(struct roce_dev *dev);
@@ -230,38 +223,32 @@ struct roce_path {
 /* ------------------------------------------------------------------ */
 
 struct roce_dev;
-struct roce_engine;
 
 struct roce_link {
 	char name[32];
-	/* ring[i][q]: frames to side i's queue q, sent on the other side's
-	 * queue q: engine q of one side talks to engine q of the other. */
-	struct rte_ring *ring[2][ROCE_MAX_ENGINES];
+	struct rte_ring *ring[2];         /* ring[i]: frames to side i */
 	uint16_t port[2];
 	struct rte_mempool *mp;
 	struct rte_ether_addr mac[2];
 	struct roce_dev *dev[2];          /* probed sides (NULL if not) */
 	unsigned int refs;
-	uint16_t nb_queues;               /* queues of each port (engines=) */
 	uint32_t stepping;                /* peer steps in progress */
-	/* Each side's engines' last_step (struct roce_engine), kept here too:
-	 * the peer reads them before it pins the side (stepping), so that a
-	 * poll with nothing to step for the peer writes no shared line. */
-	struct {
-		uint64_t ts[ROCE_MAX_ENGINES];
-	} __rte_cache_aligned last_step[2];
+	/* TSC of each side's last own step, refreshed coarsely so the line
+	 * stays shared: a side is stepped by its peer only when idle. */
+	uint64_t last_step[2] __rte_cache_aligned;
 };
+
+/* Note that @dev ran a step at @now (ring mode). */
+void roce_link_stepped(struct roce_dev *dev, uint64_t now);
 
 int roce_link_attach(struct roce_dev *dev, const char *name, int side);
 void roce_link_detach(struct roce_dev *dev);
 /*
- * Run one step of each of the other side's engines that nobody else
- * steps (inline mode): in one process a test or an application often
- * waits on one side only, and the other side must still answer.
+ * Run one engine step of the other side (inline mode): in one process a
+ * test or an application often waits on one side only, and the other side
+ * must still answer.
  */
-int roce_link_step_peer(struct roce_engine *eng, uint64_t now);
-/* Note a step of @eng by its own poller at @now, for the peer to see. */
-void roce_link_stamp(struct roce_engine *eng, uint64_t now);
+int roce_link_step_peer(struct roce_dev *dev, uint64_t now);
 
 /* ------------------------------------------------------------------ */
 /* Memory keys (roce_mr.c)                                             */
@@ -365,10 +352,6 @@ struct roce_cq {
 	uint32_t arm;             /* enum roce_cq_arm, set by cq_arm */
 	uint32_t arm_n;           /* ROCE_ARM_N: completions still to come */
 	uint32_t overrun;         /* stopped after an overrun */
-	/* The engine of its QPs (roce_qp.c), NULL while it has none: the
-	 * only producer, and the engine its poller drives. */
-	struct roce_engine *eng;
-	uint32_t eng_refs;        /* QPs on it (every flag held) */
 };
 
 /* Queue a completion (engine or control path with the engine flag). */
@@ -405,8 +388,6 @@ struct roce_srq {
 	struct roce_rq rq;
 	uint32_t max_wr;          /* as reported */
 	uint32_t limit;           /* armed watermark, 0 = disarmed */
-	struct roce_engine *eng;  /* the engine of its QPs, its only consumer */
-	uint32_t eng_refs;
 };
 
 int roce_rq_init(struct roce_rq *rq, uint32_t nb, uint32_t max_sge, int socket);
@@ -529,7 +510,6 @@ struct roce_cc {
 struct roce_qp {
 	struct prdma_qp base;
 	struct roce_dev *rdev;
-	struct roce_engine *eng;  /* the engine that owns it, fixed at create */
 	struct roce_cq *scq;
 	struct roce_cq *rcq;
 	struct roce_srq *srq;
@@ -634,8 +614,6 @@ struct roce_qp {
 };
 
 /* roce_qp.c */
-/* The UDP source port of frames to @qpn (its low bits are @qpn's). */
-uint16_t roce_sport(uint32_t qpn);
 /* The QP table and the engine's marks, sized from cfg.max_qp (probe). */
 int roce_qp_table_init(struct roce_dev *dev, int socket);
 void roce_qp_table_fini(struct roce_dev *dev);
@@ -707,81 +685,6 @@ struct roce_neigh_req {
 	struct rte_ether_addr mac;
 };
 
-/*
- * One engine: a port queue pair (rx and tx queue @queue), the QPs it owns
- * and everything their fast path touches, so that engines on different
- * lcores share no written cache line. Engine 0 also takes what belongs to
- * no QP (ARP, multicast, frames for unknown QPs are counted there).
- */
-struct roce_engine {
-	/* the engine flag: 0 free, 1 held */
-	uint32_t busy;
-	uint16_t idx;
-	uint16_t queue;           /* its rx and tx queue on the port */
-	struct roce_dev *dev;
-	uint64_t now;             /* TSC of the step's work (see roce_engine_step) */
-	uint32_t idle_steps;      /* steps that found nothing, for the timer checks */
-	uint64_t steps;           /* steps run (the ACK watch reads it) */
-	uint64_t ack_held_step;   /* 1 + the last step that left an ACK held */
-	/*
-	 * The engine steps only QPs with work: qp_act has a bit per slot, set
-	 * by whoever gives a QP work (post_send from any thread: atomically);
-	 * qp_act_sum has a bit per word of qp_act, so a step finds the marked
-	 * QPs without reading the whole map. QPs that wait only for a timer
-	 * have their bit in qp_tmr (engine only) and are looked at when the
-	 * earliest deadline, timer_next, has come.
-	 */
-	uint32_t qp_run_next;     /* slot the next step starts from */
-	uint32_t nb_qps;          /* QPs it owns */
-	uint64_t *qp_act;
-	uint64_t *qp_act_sum;
-	uint64_t *qp_tmr;
-	uint64_t timer_next;      /* TSC of the earliest armed timer, or later */
-
-	/* frames waiting for the port (or for ourselves) */
-	struct rte_mbuf *txq[ROCE_TXQ_SIZE];
-	uint32_t txq_len;
-	/* Frames to build come from here, allocated and prefetched a burst
-	 * at a time: each mbuf was last written by the peer's lcore. */
-	struct rte_mbuf *tx_stash[ROCE_TX_STASH];
-	uint32_t tx_stash_len;
-	struct rte_ring *loop;    /* frames this engine sent to its own device */
-	/* Frames another engine received for a QP of this one (MP/SC). */
-	struct rte_ring *handoff;
-
-	pthread_t thread;
-	volatile int thread_run;
-	uint8_t thread_started;
-
-	struct roce_stats st;
-	uint64_t handed_out;      /* frames passed to their QP's engine */
-	uint64_t handed_in;       /* frames taken from another engine */
-	uint64_t handoff_drops;   /* the owner's handoff ring was full */
-	uint64_t zc_frames;       /* frames its QPs sent zero-copy */
-	uint64_t tlp_probes;      /* its QPs' tail-loss probes */
-	uint64_t tlp_acked;
-	uint64_t acks_held;       /* ACKs its QPs held to coalesce */
-	struct {
-		uint64_t ce_received;
-		uint64_t rate_cuts;
-		uint64_t rate_increases;
-	} cc_st;                  /* its QPs' congestion control (roce_cc.c) */
-	struct roce_fault_dir fault[PRDMA_ROCE_FAULT_DIR_NB];
-	/* TSC of the last step its own poller ran, refreshed coarsely so the
-	 * line stays shared: another poller (a sibling engine's, the ring
-	 * peer's) steps an engine only while this is old. */
-	uint64_t last_step __rte_cache_aligned;
-} __rte_cache_aligned;
-
-/* Whether nobody has stepped @eng as its own for a while (roce_engine.c). */
-static inline bool
-roce_eng_idle(const struct roce_engine *eng, uint64_t now, uint64_t tsc_hz)
-{
-	/* Signed: the stamp may be newer than the caller's (idle) step time. */
-	return (int64_t)(now - __atomic_load_n(&eng->last_step, __ATOMIC_RELAXED)) >=
-		(int64_t)(tsc_hz / ROCE_PEER_IDLE_DIV);
-}
-
 struct roce_dev {
 	struct prdma_dev *pdev;
 	struct roce_cfg cfg;
@@ -805,22 +708,38 @@ struct roce_dev {
 	uint64_t ack_delay_tsc;   /* ack_delay_us in TSC ticks, 0 = ACK at once */
 	uint64_t ack_grace_tsc;   /* ROCE_ACK_GRACE_US in TSC ticks */
 
+	/* the engine flag: 0 free, 1 held */
+	uint32_t busy;
+	uint64_t now;             /* TSC of the step's work (see roce_engine_step) */
+	uint32_t idle_steps;      /* steps that found nothing, for the timer checks */
+	uint64_t steps;           /* engine steps run (the ACK watch reads it) */
+	uint64_t ack_held_step;   /* 1 + the last step that left an ACK held */
 	pthread_t ack_watch;      /* inline progress: roce_ack_watch.c */
 	volatile int ack_watch_run;
 	uint8_t ack_watch_started;
 
 	/*
-	 * QPs (changed only with every engine flag held). qp_tbl has
-	 * qp_slot_mask + 1 entries, allocated at probe from max_qp=; each
-	 * engine keeps the marks of the QPs it owns (struct roce_engine).
+	 * QPs (changed only with the engine flag held). qp_tbl has
+	 * qp_slot_mask + 1 entries, allocated at probe from max_qp=.
+	 * The engine steps only QPs with work: qp_act has a bit per slot, set
+	 * by whoever gives a QP work (post_send from any thread: atomically);
+	 * qp_act_sum has a bit per word of qp_act, so a step finds the marked
+	 * QPs without reading the whole map. QPs that wait only for a timer
+	 * have their bit in qp_tmr (engine only) and are looked at when the
+	 * earliest deadline, timer_next, has come.
 	 */
 	struct roce_qp **qp_tbl;
 	uint32_t qp_slot_mask;
 	uint32_t qp_slot_bits;
 	uint32_t nb_qps;
 	uint32_t qp_slot_next;
-	uint32_t qp_act_words;    /* words of each engine's qp_act and qp_tmr */
-	uint32_t qp_sum_words;    /* words of each engine's qp_act_sum */
+	uint32_t qp_act_words;    /* words of qp_act and qp_tmr */
+	uint32_t qp_sum_words;    /* words of qp_act_sum */
+	uint32_t qp_run_next;     /* slot the next step starts from */
+	uint64_t *qp_act;
+	uint64_t *qp_act_sum;
+	uint64_t *qp_tmr;
+	uint64_t timer_next;      /* TSC of the earliest armed timer, or later */
 	uint32_t *qpn_gen;        /* the upper QPN bits last given to each slot */
 	struct roce_key *keys;
 	uint32_t key_next;
@@ -831,18 +750,28 @@ struct roce_dev {
 	uint32_t nb_pd;
 	uint32_t nb_ah;
 
+	/* frames waiting for the port (or for ourselves) */
+	struct rte_mbuf *txq[ROCE_TXQ_SIZE];
+	uint32_t txq_len;
+	/* Frames to build come from here, allocated and prefetched a burst
+	 * at a time: each mbuf was last written by the peer's lcore. */
+	struct rte_mbuf *tx_stash[ROCE_TX_STASH];
+	uint32_t tx_stash_len;
+	struct rte_ring *loop;    /* frames this device sent to itself */
 	struct roce_zc *zc;       /* zero-copy transmit (roce_zc.c), NULL: copy */
 
 	struct roce_pcap *pcap;
+	pthread_t thread;
+	volatile int thread_run;
+	uint8_t thread_started;
 
-	uint16_t nb_eng;                  /* engines= */
-	struct rte_flow *flow[ROCE_MAX_ENGINES];  /* steering rules, if any */
-	struct roce_engine *eng;          /* nb_eng engines, cache aligned */
+	struct roce_stats st;
 	struct prdma_roce_stats xst;      /* provider-specific statistics */
 	char ifname[32];                  /* kernel interface of the port, "" if none */
 	unsigned int ifindex;
 	struct roce_neigh neigh[ROCE_NEIGH_MAX];
 	struct roce_neigh_req neigh_req[ROCE_NEIGH_PENDING];
+	struct roce_fault_dir fault[PRDMA_ROCE_FAULT_DIR_NB];
 	struct roce_mcast mcast;          /* roce_mcast.c */
 };
 
@@ -856,63 +785,53 @@ roce_dev_of(struct prdma_dev *pdev)
 	return pdev->priv;
 }
 
-/* Try to take one engine's flag (never waits). */
+/* Try to take the engine flag (never waits). */
 static inline bool
-roce_eng_trylock(struct roce_engine *eng)
+roce_engine_trylock(struct roce_dev *dev)
 {
 	uint32_t expected = 0;
 
 	/* acquire: the holder sees everything the previous holder wrote */
-	return __atomic_compare_exchange_n(&eng->busy, &expected, 1, false,
+	return __atomic_compare_exchange_n(&dev->busy, &expected, 1, false,
 					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
 
 static inline void
-roce_eng_unlock(struct roce_engine *eng)
+roce_engine_unlock(struct roce_dev *dev)
 {
 	/* release: publish this step's writes to the next holder */
-	__atomic_store_n(&eng->busy, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&dev->busy, 0, __ATOMIC_RELEASE);
 }
 
-/* Control path: wait for every engine's flag (in index order: no
- * deadlock between two control calls). */
+/* Control path: wait for the engine flag. */
 void roce_engine_lock(struct roce_dev *dev);
-void roce_engine_unlock(struct roce_dev *dev);
-/* Run one step of every engine whose flag is free; returns work done. */
+/* Run one engine step if the flag is free; returns work done. */
 int roce_engine_poll(struct roce_dev *dev);
-/* The same for one engine (and, in ring mode, the peer's same engine). */
-int roce_engine_poll_one(struct roce_engine *eng);
 /* One step with the flag held. */
-int roce_engine_step(struct roce_engine *eng);
-/* One step of every engine, their flags held (control path). */
-int roce_engine_step_all(struct roce_dev *dev);
+int roce_engine_step(struct roce_dev *dev);
 /* Transmit only @qp's pending work (post_send fast path, flag held). */
-void roce_engine_kick(struct roce_engine *eng, struct roce_qp *qp);
+void roce_engine_kick(struct roce_dev *dev, struct roce_qp *qp);
 int roce_engine_thread_start(struct roce_dev *dev);
 void roce_engine_thread_stop(struct roce_dev *dev);
 /* Inline progress: the thread that sends an ACK left held when the
  * application stopped polling (roce_ack_watch.c). */
 int roce_ack_watch_start(struct roce_dev *dev);
 void roce_ack_watch_stop(struct roce_dev *dev);
-/* Per-engine queues and marks (probe) and their release. */
-int roce_engines_init(struct roce_dev *dev, int socket);
-void roce_engines_fini(struct roce_dev *dev);
-/* Process one received frame as engine 0, every flag held (the tests'
- * injection). */
+/* Process one received frame (exposed for the tests' injection). */
 void roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m);
 
 /* Room left in the transmit staging area. */
 static inline uint32_t
-roce_tx_room(const struct roce_engine *eng)
+roce_tx_room(const struct roce_dev *dev)
 {
-	return ROCE_TXQ_SIZE - eng->txq_len;
+	return ROCE_TXQ_SIZE - dev->txq_len;
 }
 
 /*
  * Start a frame on @path: returns the mbuf with the L2-L4 headers copied
  * and *@bth pointing where the BTH goes, or NULL (no mbuf, no room).
  */
-struct rte_mbuf *roce_frame_start(struct roce_engine *eng,
+struct rte_mbuf *roce_frame_start(struct roce_dev *dev,
 				  const struct roce_path *path, uint16_t sport,
 				  uint8_t **bth);
 /*
@@ -920,9 +839,9 @@ struct rte_mbuf *roce_frame_start(struct roce_engine *eng,
  * @tlen bytes: pad, lengths, checksums, ICRC; then queue it for sending.
  */
 /* Queue a finished frame @m (counted, captured, faults applied). */
-void roce_frame_stage(struct roce_engine *eng, struct rte_mbuf *m,
+void roce_frame_stage(struct roce_dev *dev, struct rte_mbuf *m,
 		      const struct roce_path *path);
-void roce_frame_send(struct roce_engine *eng, struct rte_mbuf *m,
+void roce_frame_send(struct roce_dev *dev, struct rte_mbuf *m,
 		     const struct roce_path *path, uint32_t tlen);
 
 /* roce_dev.c */
@@ -942,21 +861,21 @@ roce_qp_lookup(struct roce_dev *dev, uint32_t qpn)
 static inline void
 roce_qp_wake(struct roce_qp *qp)
 {
-	struct roce_engine *eng = qp->eng;
+	struct roce_dev *dev = qp->rdev;
 	uint32_t w = qp->slot >> 6;
 
-	if (__atomic_fetch_or(&eng->qp_act[w], RTE_BIT64(qp->slot & 63),
+	if (__atomic_fetch_or(&dev->qp_act[w], RTE_BIT64(qp->slot & 63),
 			      __ATOMIC_RELEASE) == 0)
-		__atomic_fetch_or(&eng->qp_act_sum[w >> 6], RTE_BIT64(w & 63),
+		__atomic_fetch_or(&dev->qp_act_sum[w >> 6], RTE_BIT64(w & 63),
 				  __ATOMIC_RELEASE);
 }
 
-/* The same with the QP's engine flag held: only the holder clears marks,
- * so a mark seen set stays set and the atomics can be skipped. */
+/* The same with the engine flag held: only the holder clears marks, so a
+ * mark seen set stays set and the atomics can be skipped. */
 static inline void
 roce_qp_wake_locked(struct roce_qp *qp)
 {
-	if ((__atomic_load_n(&qp->eng->qp_act[qp->slot >> 6], __ATOMIC_RELAXED) &
+	if ((__atomic_load_n(&qp->rdev->qp_act[qp->slot >> 6], __ATOMIC_RELAXED) &
 	     RTE_BIT64(qp->slot & 63)) == 0)
 		roce_qp_wake(qp);
 }

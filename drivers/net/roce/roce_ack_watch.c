@@ -27,27 +27,19 @@ ack_watch(void *arg)
 {
 	struct roce_dev *dev = arg;
 	struct timespec ts = { 0, ROCE_ACK_WATCH_US * 1000 };
-	uint64_t seen[ROCE_MAX_ENGINES], steps;
-	struct roce_engine *eng;
-	uint16_t e;
+	uint64_t seen = UINT64_MAX, steps;
 
-	for (e = 0; e < ROCE_MAX_ENGINES; e++)
-		seen[e] = UINT64_MAX;
 	while (__atomic_load_n(&dev->ack_watch_run, __ATOMIC_ACQUIRE)) {
 		nanosleep(&ts, NULL);
-		/* Each engine on its own: one may be polled while another is not. */
-		for (e = 0; e < dev->nb_eng; e++) {
-			eng = &dev->eng[e];
-			steps = __atomic_load_n(&eng->steps, __ATOMIC_RELAXED);
-			if (steps == seen[e] &&
-			    __atomic_load_n(&eng->ack_held_step, __ATOMIC_RELAXED) == steps + 1 &&
-			    roce_eng_trylock(eng)) {
-				roce_engine_step(eng);
-				roce_eng_unlock(eng);
-				steps = __atomic_load_n(&eng->steps, __ATOMIC_RELAXED);
-			}
-			seen[e] = steps;
+		steps = __atomic_load_n(&dev->steps, __ATOMIC_RELAXED);
+		if (steps == seen &&
+		    __atomic_load_n(&dev->ack_held_step, __ATOMIC_RELAXED) == steps + 1 &&
+		    roce_engine_trylock(dev)) {
+			roce_engine_step(dev);
+			roce_engine_unlock(dev);
+			steps = __atomic_load_n(&dev->steps, __ATOMIC_RELAXED);
 		}
+		seen = steps;
 	}
 	return NULL;
 }

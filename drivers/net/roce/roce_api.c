@@ -81,9 +81,7 @@ int
 prdma_roce_stats_get(struct prdma_dev *pdev, struct prdma_roce_stats *st)
 {
 	struct roce_dev *dev = roce_dev_checked(pdev);
-	struct roce_engine *eng;
 	unsigned int d, k;
-	uint16_t e;
 
 	if (dev == NULL)
 		return -ENODEV;
@@ -93,36 +91,11 @@ prdma_roce_stats_get(struct prdma_dev *pdev, struct prdma_roce_stats *st)
 	}
 	roce_engine_lock(dev);
 	*st = dev->xst;
-	memset(st->fault, 0, sizeof(st->fault));
-	st->cnp_sent = 0;
-	st->cnp_received = 0;
-	st->ce_received = 0;
-	st->rate_cuts = 0;
-	st->rate_increases = 0;
-	st->handed_over = 0;
-	st->handoff_drops = 0;
-	st->zc_frames = 0;
-	st->tlp_probes = 0;
-	st->tlp_acked = 0;
-	st->acks_held = 0;
-	/* Each engine counts its own: the device's figures are the sums. */
-	for (e = 0; e < dev->nb_eng; e++) {
-		eng = &dev->eng[e];
-		for (d = 0; d < PRDMA_ROCE_FAULT_DIR_NB; d++)
-			for (k = 0; k < PRDMA_ROCE_FAULT_KIND_NB; k++)
-				st->fault[d][k] += eng->fault[d].hits[k];
-		st->cnp_sent += eng->st.dev[PRDMA_DEV_CNT_CNP_SENT];
-		st->ce_received += eng->cc_st.ce_received;
-		st->rate_cuts += eng->cc_st.rate_cuts;
-		st->rate_increases += eng->cc_st.rate_increases;
-		st->handed_over += eng->handed_out;
-		st->handoff_drops += eng->handoff_drops;
-		st->zc_frames += eng->zc_frames;
-		st->tlp_probes += eng->tlp_probes;
-		st->tlp_acked += eng->tlp_acked;
-		st->acks_held += eng->acks_held;
-		st->cnp_received += eng->st.dev[PRDMA_DEV_CNT_CNP_RECEIVED];
-	}
+	for (d = 0; d < PRDMA_ROCE_FAULT_DIR_NB; d++)
+		for (k = 0; k < PRDMA_ROCE_FAULT_KIND_NB; k++)
+			st->fault[d][k] = dev->fault[d].hits[k];
+	st->cnp_sent = dev->st.dev[PRDMA_DEV_CNT_CNP_SENT];
+	st->cnp_received = dev->st.dev[PRDMA_DEV_CNT_CNP_RECEIVED];
 	roce_engine_unlock(dev);
 	return 0;
 }

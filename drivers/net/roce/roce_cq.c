@@ -60,7 +60,7 @@ roce_cq_push(struct roce_cq *cq, const struct prdma_wc *wc)
 		struct prdma_async_event ev;
 
 		cq->overrun = 1;
-		(cq->eng != NULL ? cq->eng : &cq->rdev->eng[0])->st.drop.cq_overrun++;
+		cq->rdev->st.drop.cq_overrun++;
 		memset(&ev, 0, sizeof(ev));
 		ev.type = PRDMA_EVENT_CQ_ERR;
 		ev.element.cq = &cq->base;
@@ -149,24 +149,6 @@ roce_cq_arm(struct prdma_cq *pcq, enum prdma_cq_arm_flags flags, uint32_t n)
 	return 0;
 }
 
-/*
- * Inline progress from a poll: the engine of the CQ's QPs (and the idle
- * others, roce_engine_poll_one), so that the lcores polling the CQs of
- * different engines step different engines; every engine before a QP
- * binds the CQ to one.
- */
-static inline void
-cq_progress(struct roce_cq *cq)
-{
-	/* acquire: pairs with the QP create's release of the binding */
-	struct roce_engine *eng = __atomic_load_n(&cq->eng, __ATOMIC_ACQUIRE);
-
-	if (eng != NULL)
-		roce_engine_poll_one(eng);
-	else
-		roce_engine_poll(cq->rdev);
-}
-
 int
 roce_poll_cq(struct prdma_cq *pcq, uint16_t nb, struct prdma_wc *wc)
 {
@@ -174,7 +156,7 @@ roce_poll_cq(struct prdma_cq *pcq, uint16_t nb, struct prdma_wc *wc)
 	uint32_t head, tail = cq->tail, n, i;
 
 	if (!cq->rdev->cfg.progress_thread)
-		cq_progress(cq);
+		roce_engine_poll(cq->rdev);
 	/* acquire: entries up to head are fully written */
 	head = __atomic_load_n(&cq->head, __ATOMIC_ACQUIRE);
 	n = RTE_MIN(head - tail, (uint32_t)nb);
@@ -191,7 +173,7 @@ roce_peek_cq(struct prdma_cq *pcq)
 	struct roce_cq *cq = (struct roce_cq *)pcq;
 
 	if (!cq->rdev->cfg.progress_thread)
-		cq_progress(cq);
+		roce_engine_poll(cq->rdev);
 	/* acquire: pairs with the producer's release of head */
 	return (int)(__atomic_load_n(&cq->head, __ATOMIC_ACQUIRE) - cq->tail);
 }

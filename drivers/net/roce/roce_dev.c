@@ -5,12 +5,12 @@
 /* Probe and removal, device and port queries, the ops tables. */
 
 #include <errno.h>
+#include <sched.h>
 #include <string.h>
 
 #include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_ethdev.h>
-#include <rte_flow.h>
 #include <rte_malloc.h>
 #include <rte_pause.h>
 
@@ -26,16 +26,16 @@ RTE_LOG_REGISTER_DEFAULT(roce_logtype, NOTICE);
 
 static uint32_t dev_gen;
 
-static void
-flows_fini(struct roce_dev *dev)
+void
+roce_engine_lock(struct roce_dev *dev)
 {
-	struct rte_flow_error err;
-	unsigned int i;
+	unsigned int spins = 0;
 
-	for (i = 0; i < RTE_DIM(dev->flow); i++) {
-		if (dev->flow[i] != NULL)
-			rte_flow_destroy(dev->port_id, dev->flow[i], &err);
-		dev->flow[i] = NULL;
+	while (!roce_engine_trylock(dev)) {
+		if (++spins % 1024 == 0)
+			sched_yield();
+		else
+			rte_pause();
 	}
 }
 
@@ -84,104 +84,25 @@ port_is_started(uint16_t port)
 	return ret == -EBUSY;
 }
 
-/*
- * Steer RoCE frames to the queue of the engine that owns their QP, where
- * the PMD offers rte_flow: the low bits of the UDP source port name the
- * destination QP's engine (roce_sport), one rule per engine. A port
- * without such rules leaves the frames to RSS (or to queue 0): an engine
- * that receives a frame for another engine's QP hands it over (counted),
- * so steering only saves that hop.
- */
-static void
-flows_setup(struct roce_dev *dev)
-{
-	struct rte_flow_item_udp spec, mask;
-	struct rte_flow_action_queue queue;
-	struct rte_flow_item pattern[4];
-	struct rte_flow_action actions[2];
-	struct rte_flow_attr attr;
-	struct rte_flow_error err;
-	uint16_t i;
-
-	if (dev->nb_eng == 1 || dev->link != NULL || dev->cfg.roce_version == 1)
-		return;
-	memset(&attr, 0, sizeof(attr));
-	attr.ingress = 1;
-	memset(pattern, 0, sizeof(pattern));
-	pattern[0].type = RTE_FLOW_ITEM_TYPE_ETH;
-	pattern[1].type = dev->ipv6 ? RTE_FLOW_ITEM_TYPE_IPV6 : RTE_FLOW_ITEM_TYPE_IPV4;
-	pattern[2].type = RTE_FLOW_ITEM_TYPE_UDP;
-	pattern[2].spec = &spec;
-	pattern[2].mask = &mask;
-	pattern[3].type = RTE_FLOW_ITEM_TYPE_END;
-	memset(actions, 0, sizeof(actions));
-	actions[0].type = RTE_FLOW_ACTION_TYPE_QUEUE;
-	actions[0].conf = &queue;
-	actions[1].type = RTE_FLOW_ACTION_TYPE_END;
-	memset(&mask, 0, sizeof(mask));
-	mask.hdr.src_port = rte_cpu_to_be_16((uint16_t)(dev->nb_eng - 1));
-	mask.hdr.dst_port = RTE_BE16(0xffff);
-	for (i = 0; i < dev->nb_eng; i++) {
-		memset(&spec, 0, sizeof(spec));
-		spec.hdr.src_port = rte_cpu_to_be_16(i);
-		spec.hdr.dst_port = rte_cpu_to_be_16(ROCE_UDP_PORT);
-		queue.index = dev->eng[i].queue;
-		memset(&err, 0, sizeof(err));
-		dev->flow[i] = rte_flow_create(dev->port_id, &attr, pattern, actions, &err);
-		if (dev->flow[i] == NULL) {
-			ROCE_LOG(INFO, "port %u: no rte_flow steering (%s): engines hand "
-				 "frames over in software", dev->port_id,
-				 err.message != NULL ? err.message : "refused");
-			flows_fini(dev);
-			return;
-		}
-	}
-	ROCE_LOG(INFO, "port %u: %u engines, steered by rte_flow on the UDP source port",
-		 dev->port_id, dev->nb_eng);
-}
-
-/*
- * Configure and start a port we own: one rx and one tx queue per engine,
- * RSS over the UDP ports where the port hashes them.
- */
+/* Configure and start a port we own: one rx and one tx queue. */
 static int
 port_setup(struct roce_dev *dev)
 {
 	struct rte_eth_conf conf;
 	struct rte_eth_dev_info info;
-	uint16_t nb_rxd = 1024, nb_txd = 1024, nq = dev->nb_eng, q;
+	uint16_t nb_rxd = 1024, nb_txd = 1024;
 	int ret;
 
 	memset(&conf, 0, sizeof(conf));
 	ret = rte_eth_dev_info_get(dev->port_id, &info);
 	if (ret < 0)
 		return ret;
-	if (port_is_started(dev->port_id)) {
-		/* started by the application: use its queues 0 to engines - 1 */
-		if (info.nb_rx_queues < nq || info.nb_tx_queues < nq) {
-			ROCE_LOG(ERR, "port %u: engines=%u, but the application started it "
-				 "with %u rx and %u tx queues", dev->port_id, nq,
-				 info.nb_rx_queues, info.nb_tx_queues);
-			return -EINVAL;
-		}
-		return 1;
-	}
-	if (info.max_rx_queues < nq || info.max_tx_queues < nq) {
-		ROCE_LOG(ERR, "port %u: engines=%u, but %s has at most %u rx and %u tx queues "
-			 "(net_af_xdp: queue_count=, net_ring: as many rings)", dev->port_id,
-			 nq, info.driver_name != NULL ? info.driver_name : "the port",
-			 info.max_rx_queues, info.max_tx_queues);
-		return -EINVAL;
-	}
-	if (nq > 1 && (info.flow_type_rss_offloads & RTE_ETH_RSS_UDP) != 0) {
-		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
-		conf.rx_adv_conf.rss_conf.rss_hf = info.flow_type_rss_offloads &
-			RTE_ETH_RSS_UDP;
-	}
+	if (port_is_started(dev->port_id))
+		return 1; /* started by the application: use its queue 0 */
 	/* Zero-copy transmit sends chains (roce_zc.c): where the PMD can. */
 	if (dev->cfg.zc != 0 && (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS))
 		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
-	ret = rte_eth_dev_configure(dev->port_id, nq, nq, &conf);
+	ret = rte_eth_dev_configure(dev->port_id, 1, 1, &conf);
 	if (ret < 0) {
 		ROCE_LOG(ERR, "port %u: configure: %s", dev->port_id, rte_strerror(-ret));
 		return ret;
@@ -189,21 +110,17 @@ port_setup(struct roce_dev *dev)
 	ret = rte_eth_dev_adjust_nb_rx_tx_desc(dev->port_id, &nb_rxd, &nb_txd);
 	if (ret < 0)
 		return ret;
-	for (q = 0; q < nq; q++) {
-		ret = rte_eth_rx_queue_setup(dev->port_id, q, nb_rxd,
-					     (unsigned int)dev->pdev->socket_id, NULL, dev->mp);
-		if (ret < 0) {
-			ROCE_LOG(ERR, "port %u: rx queue %u: %s", dev->port_id, q,
-				 rte_strerror(-ret));
-			return ret;
-		}
-		ret = rte_eth_tx_queue_setup(dev->port_id, q, nb_txd,
-					     (unsigned int)dev->pdev->socket_id, NULL);
-		if (ret < 0) {
-			ROCE_LOG(ERR, "port %u: tx queue %u: %s", dev->port_id, q,
-				 rte_strerror(-ret));
-			return ret;
-		}
+	ret = rte_eth_rx_queue_setup(dev->port_id, 0, nb_rxd,
+				     (unsigned int)dev->pdev->socket_id, NULL, dev->mp);
+	if (ret < 0) {
+		ROCE_LOG(ERR, "port %u: rx queue: %s", dev->port_id, rte_strerror(-ret));
+		return ret;
+	}
+	ret = rte_eth_tx_queue_setup(dev->port_id, 0, nb_txd,
+				     (unsigned int)dev->pdev->socket_id, NULL);
+	if (ret < 0) {
+		ROCE_LOG(ERR, "port %u: tx queue: %s", dev->port_id, rte_strerror(-ret));
+		return ret;
 	}
 	ret = rte_eth_dev_start(dev->port_id);
 	if (ret < 0) {
@@ -217,8 +134,22 @@ port_setup(struct roce_dev *dev)
 static void
 dev_free(struct roce_dev *dev)
 {
-	flows_fini(dev);
-	roce_engines_fini(dev);
+	uint32_t i;
+	void *obj;
+
+	if (dev->loop != NULL) {
+		while (rte_ring_dequeue(dev->loop, &obj) == 0)
+			rte_pktmbuf_free(obj);
+		rte_ring_free(dev->loop);
+	}
+	for (i = 0; i < dev->txq_len; i++)
+		rte_pktmbuf_free(dev->txq[i]);
+	dev->txq_len = 0;
+	/* Still raw from the pool (never reset): they go back the same way. */
+	if (dev->tx_stash_len != 0)
+		rte_mempool_put_bulk(dev->mp, (void **)dev->tx_stash, dev->tx_stash_len);
+	dev->tx_stash_len = 0;
+	roce_fault_fini(dev);
 	if (dev->pcap != NULL)
 		roce_pcap_close(dev->pcap);
 	if (dev->link != NULL) {
@@ -337,11 +268,7 @@ roce_probe(struct prdma_dev *pdev, const char *args)
 	dev->tsc_hz = rte_get_tsc_hz();
 	dev->key_next = 1 + (prdma_random32() % (ROCE_MAX_KEYS - 1));
 	pdev->priv = dev;
-	dev->nb_eng = dev->cfg.engines;
 	ret = roce_qp_table_init(dev, pdev->socket_id);
-	if (ret < 0)
-		goto err;
-	ret = roce_engines_init(dev, pdev->socket_id);
 	if (ret < 0)
 		goto err;
 
@@ -432,7 +359,6 @@ roce_probe(struct prdma_dev *pdev, const char *args)
 	ret = addr_setup(dev);
 	if (ret < 0)
 		goto err;
-	flows_setup(dev);
 	dev->active_mtu = dev->cfg.mtu != 0 ? RTE_MIN(dev->cfg.mtu, dev->max_mtu) :
 		dev->max_mtu;
 	ret = roce_zc_setup(dev);
@@ -442,6 +368,13 @@ roce_probe(struct prdma_dev *pdev, const char *args)
 	faults_from_args(dev);
 	dev->ack_delay_tsc = (uint64_t)dev->cfg.ack_delay_us * dev->tsc_hz / 1000000;
 	dev->ack_grace_tsc = (uint64_t)ROCE_ACK_GRACE_US * dev->tsc_hz / 1000000;
+	snprintf(buf, sizeof(buf), "roce_lp_%u", ++dev_gen);
+	dev->loop = rte_ring_create(buf, ROCE_RING_SIZE, pdev->socket_id,
+				    RING_F_SP_ENQ | RING_F_SC_DEQ);
+	if (dev->loop == NULL) {
+		ret = -ENOMEM;
+		goto err;
+	}
 	if (dev->cfg.pcap[0] != '\0') {
 		dev->pcap = roce_pcap_open(dev->cfg.pcap);
 		if (dev->pcap == NULL) {
@@ -473,10 +406,9 @@ roce_probe(struct prdma_dev *pdev, const char *args)
 		ret = roce_ack_watch_start(dev);
 	if (ret < 0)
 		goto err;
-	ROCE_LOG(INFO, "%s: port %u, %s mode, active MTU %u, %s transmit, %u engine(s)",
-		 pdev->name, dev->port_id, dev->link != NULL ? "ring" : "port",
-		 prdma_mtu_bytes(dev->active_mtu), dev->zc != NULL ? "zero-copy" : "copy",
-		 dev->nb_eng);
+	ROCE_LOG(INFO, "%s: port %u, %s mode, active MTU %u, %s transmit", pdev->name,
+		 dev->port_id, dev->link != NULL ? "ring" : "port",
+		 prdma_mtu_bytes(dev->active_mtu), dev->zc != NULL ? "zero-copy" : "copy");
 	return 0;
 err:
 	dev_free(dev);
@@ -555,8 +487,6 @@ roce_dev_query(struct prdma_dev *pdev, struct prdma_dev_attr *a)
 		PRDMA_DEV_CAP_ATOMIC | PRDMA_DEV_CAP_RC | PRDMA_DEV_CAP_UC |
 		PRDMA_DEV_CAP_UD | PRDMA_DEV_CAP_SEND_INV | PRDMA_DEV_CAP_UD_MCAST |
 		PRDMA_DEV_CAP_PORT_MODIFY | PRDMA_DEV_CAP_NODE_DESC_MODIFY;
-	if (dev->nb_eng > 1)
-		a->flags |= PRDMA_DEV_CAP_MULTI_ENGINE;
 	return 0;
 }
 
@@ -579,28 +509,6 @@ roce_dev_progress(struct prdma_dev *pdev)
 	if (dev->cfg.progress_thread)
 		return 0;
 	return roce_engine_poll(dev);
-}
-
-static int
-roce_dev_progress_queues(struct prdma_dev *pdev)
-{
-	return roce_dev_of(pdev)->nb_eng;
-}
-
-static int
-roce_dev_progress_queue(struct prdma_dev *pdev, uint16_t q)
-{
-	struct roce_dev *dev = roce_dev_of(pdev);
-
-	if (dev->cfg.progress_thread)
-		return 0;
-	return roce_engine_poll_one(&dev->eng[q]);
-}
-
-static int
-roce_qp_progress_queue(const struct prdma_qp *pqp)
-{
-	return ((const struct roce_qp *)pqp)->eng->idx;
 }
 
 /* IB width/speed encodings for an Ethernet speed (best effort). */
@@ -706,15 +614,9 @@ roce_dev_counters_get(struct prdma_dev *pdev, struct prdma_dev_counters *c)
 {
 	struct roce_dev *dev = roce_dev_of(pdev);
 	unsigned int i;
-	uint16_t e;
 
-	/* Each engine counts what it handles: the device's figure is the sum. */
-	for (i = 0; i < PRDMA_DEV_CNT_MAX; i++) {
-		c->value[i] = 0;
-		for (e = 0; e < dev->nb_eng; e++)
-			c->value[i] += __atomic_load_n(&dev->eng[e].st.dev[i],
-						       __ATOMIC_RELAXED);
-	}
+	for (i = 0; i < PRDMA_DEV_CNT_MAX; i++)
+		c->value[i] = __atomic_load_n(&dev->st.dev[i], __ATOMIC_RELAXED);
 	c->missing_mask = RTE_BIT64(PRDMA_DEV_CNT_CONNECT) |
 		RTE_BIT64(PRDMA_DEV_CNT_ACCEPT) |
 		RTE_BIT64(PRDMA_DEV_CNT_CONNECT_FAILURE) |
@@ -728,11 +630,9 @@ static int
 roce_dev_counters_reset(struct prdma_dev *pdev)
 {
 	struct roce_dev *dev = roce_dev_of(pdev);
-	uint16_t e;
 
 	roce_engine_lock(dev);
-	for (e = 0; e < dev->nb_eng; e++)
-		memset(&dev->eng[e].st, 0, sizeof(dev->eng[e].st));
+	memset(&dev->st, 0, sizeof(dev->st));
 	roce_engine_unlock(dev);
 	return 0;
 }
@@ -777,9 +677,6 @@ const struct prdma_dev_ops roce_ops = {
 	.dev_query = roce_dev_query,
 	.dev_modify = roce_dev_modify,
 	.dev_progress = roce_dev_progress,
-	.dev_progress_queues = roce_dev_progress_queues,
-	.dev_progress_queue = roce_dev_progress_queue,
-	.qp_progress_queue = roce_qp_progress_queue,
 	.port_query = roce_port_query,
 	.port_modify = roce_port_modify,
 	.gid_query = roce_gid_query,
@@ -816,7 +713,7 @@ static struct prdma_provider roce_provider = {
 	.name = "roce",
 	.params = "ring=<name>,side=0|1,port=<id>,ip=<addr>,mac=<addr>,"
 		  "mtu=256|512|1024|2048|4096,pcap=<file>,progress=inline|thread,"
-		  "engines=1|2|4|8,name=<name>,burst=<n>,iface=<ifname>,roce_version=1|2,ecn=0|1,cc=0|1,"
+		  "name=<name>,burst=<n>,iface=<ifname>,roce_version=1|2,ecn=0|1,cc=0|1,"
 		  "cnp_interval_us=<n>,ack_delay_us=<n>,fault_seed=<n>,fault_delay_us=<n>,"
 		  "{tx,rx}_{drop,dup,reorder,corrupt,delay,ce}=<ppm>|<pct>%",
 	.probe = roce_probe,

@@ -3,15 +3,12 @@
  */
 
 /*
- * The engines: one step of an engine receives a burst from its queue,
- * dispatches each packet to its QP's requester or responder (or hands it
- * to the engine that owns the QP), runs the timers, lets every QP it owns
- * transmit and flushes the staged frames to its tx queue. Runs with that
- * engine's flag held.
+ * The engine: one step receives a burst, dispatches each packet to its QP's
+ * requester or responder, runs the timers, lets every QP transmit and
+ * flushes the staged frames to the port. Runs with the engine flag held.
  */
 
 #include <errno.h>
-#include <sched.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -19,7 +16,6 @@
 #include <rte_ethdev.h>
 #include <rte_ip.h>
 #include <rte_lcore.h>
-#include <rte_malloc.h>
 #include <rte_pause.h>
 #include <rte_prefetch.h>
 
@@ -27,15 +23,15 @@
 
 /* Stage what the transmit faults let through (a duplicate needs room). */
 static void
-fault_tx(struct roce_engine *eng, struct rte_mbuf *m)
+fault_tx(struct roce_dev *dev, struct rte_mbuf *m)
 {
 	struct rte_mbuf *out[2];
 	unsigned int n, i;
 
-	n = roce_fault_frame(eng, PRDMA_ROCE_FAULT_TX, m, out, rte_rdtsc());
+	n = roce_fault_frame(dev, PRDMA_ROCE_FAULT_TX, m, out, rte_rdtsc());
 	for (i = 0; i < n; i++) {
-		if (eng->txq_len < ROCE_TXQ_SIZE)
-			eng->txq[eng->txq_len++] = out[i];
+		if (dev->txq_len < ROCE_TXQ_SIZE)
+			dev->txq[dev->txq_len++] = out[i];
 		else
 			rte_pktmbuf_free(out[i]);
 	}
@@ -60,36 +56,35 @@ ip_cksum_finish(uint32_t sum)
  * a burst still gives what it has, one at a time.
  */
 static inline struct rte_mbuf *
-tx_mbuf(struct roce_engine *eng)
+tx_mbuf(struct roce_dev *dev)
 {
 	struct rte_mbuf *m;
 	uint32_t i;
 
-	if (unlikely(eng->tx_stash_len == 0)) {
-		if (rte_mempool_get_bulk(eng->dev->mp, (void **)eng->tx_stash,
-					 ROCE_TX_STASH) != 0)
-			return rte_pktmbuf_alloc(eng->dev->mp);
+	if (unlikely(dev->tx_stash_len == 0)) {
+		if (rte_mempool_get_bulk(dev->mp, (void **)dev->tx_stash, ROCE_TX_STASH) != 0)
+			return rte_pktmbuf_alloc(dev->mp);
 		for (i = 0; i < ROCE_TX_STASH; i++)
-			rte_prefetch0(eng->tx_stash[i]);
-		eng->tx_stash_len = ROCE_TX_STASH;
+			rte_prefetch0(dev->tx_stash[i]);
+		dev->tx_stash_len = ROCE_TX_STASH;
 	}
-	m = eng->tx_stash[--eng->tx_stash_len];
+	m = dev->tx_stash[--dev->tx_stash_len];
 	rte_pktmbuf_reset(m);
 	return m;
 }
 
 struct rte_mbuf *
-roce_frame_start(struct roce_engine *eng, const struct roce_path *path,
+roce_frame_start(struct roce_dev *dev, const struct roce_path *path,
 		 uint16_t sport, uint8_t **bth)
 {
 	struct rte_mbuf *m;
 	uint8_t *p;
 
-	if (eng->txq_len >= ROCE_TXQ_SIZE)
+	if (dev->txq_len >= ROCE_TXQ_SIZE)
 		return NULL;
-	m = tx_mbuf(eng);
+	m = tx_mbuf(dev);
 	if (unlikely(m == NULL)) {
-		eng->st.drop.tx_no_mbuf++;
+		dev->st.drop.tx_no_mbuf++;
 		return NULL;
 	}
 	p = rte_pktmbuf_mtod(m, uint8_t *);
@@ -101,7 +96,7 @@ roce_frame_start(struct roce_engine *eng, const struct roce_path *path,
 }
 
 void
-roce_frame_send(struct roce_engine *eng, struct rte_mbuf *m,
+roce_frame_send(struct roce_dev *dev, struct rte_mbuf *m,
 		const struct roce_path *path, uint32_t tlen)
 {
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
@@ -145,52 +140,51 @@ crc_done:
 	}
 	m->data_len = (uint16_t)len;
 	m->pkt_len = len;
-	roce_frame_stage(eng, m, path);
+	roce_frame_stage(dev, m, path);
 }
 
 void
-roce_frame_stage(struct roce_engine *eng, struct rte_mbuf *m, const struct roce_path *path)
+roce_frame_stage(struct roce_dev *dev, struct rte_mbuf *m, const struct roce_path *path)
 {
-	struct roce_dev *dev = eng->dev;
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 	uint32_t len = m->pkt_len;
 
-	eng->st.dev[PRDMA_DEV_CNT_RDMA_OUT_FRAMES]++;
-	eng->st.dev[PRDMA_DEV_CNT_RDMA_OUT_OCTETS] += len + RTE_ETHER_CRC_LEN;
+	dev->st.dev[PRDMA_DEV_CNT_RDMA_OUT_FRAMES]++;
+	dev->st.dev[PRDMA_DEV_CNT_RDMA_OUT_OCTETS] += len + RTE_ETHER_CRC_LEN;
 	if (dev->pcap != NULL)
 		roce_pcap_write(dev->pcap, m);
 	if (unlikely(p[0] & 1))         /* group MAC */
-		roce_mcast_tx_loop(eng, m);
+		roce_mcast_tx_loop(dev, m);
 	if (path->loopback) {
-		if (rte_ring_sp_enqueue(eng->loop, m) != 0)
+		if (rte_ring_sp_enqueue(dev->loop, m) != 0)
 			rte_pktmbuf_free(m); /* a full loop ring is a lost frame */
 		return;
 	}
-	if (unlikely(eng->fault[PRDMA_ROCE_FAULT_TX].on)) {
-		fault_tx(eng, m);
+	if (unlikely(dev->fault[PRDMA_ROCE_FAULT_TX].on)) {
+		fault_tx(dev, m);
 		return;
 	}
-	eng->txq[eng->txq_len++] = m;
+	dev->txq[dev->txq_len++] = m;
 }
 
 static void
-tx_flush(struct roce_engine *eng)
+tx_flush(struct roce_dev *dev)
 {
 	uint16_t sent;
 	uint32_t left;
 
-	if (unlikely(eng->fault[PRDMA_ROCE_FAULT_TX].on))
-		eng->txq_len += roce_fault_release(eng, PRDMA_ROCE_FAULT_TX, rte_rdtsc(),
-						   eng->txq + eng->txq_len,
-						   ROCE_TXQ_SIZE - eng->txq_len);
-	if (eng->txq_len == 0)
+	if (unlikely(dev->fault[PRDMA_ROCE_FAULT_TX].on))
+		dev->txq_len += roce_fault_release(dev, PRDMA_ROCE_FAULT_TX, rte_rdtsc(),
+						   dev->txq + dev->txq_len,
+						   ROCE_TXQ_SIZE - dev->txq_len);
+	if (dev->txq_len == 0)
 		return;
-	sent = rte_eth_tx_burst(eng->dev->port_id, eng->queue, eng->txq,
-				(uint16_t)RTE_MIN(eng->txq_len, (uint32_t)UINT16_MAX));
-	left = eng->txq_len - sent;
+	sent = rte_eth_tx_burst(dev->port_id, 0, dev->txq,
+				(uint16_t)RTE_MIN(dev->txq_len, (uint32_t)UINT16_MAX));
+	left = dev->txq_len - sent;
 	if (left != 0 && sent != 0)
-		memmove(eng->txq, eng->txq + sent, left * sizeof(eng->txq[0]));
-	eng->txq_len = left;
+		memmove(dev->txq, dev->txq + sent, left * sizeof(dev->txq[0]));
+	dev->txq_len = left;
 }
 
 static int
@@ -209,12 +203,12 @@ pkt_is_mcast(const struct roce_pkt *pkt)
 
 /* Drop and count a frame whose ICRC does not match. */
 static inline bool
-icrc_bad(struct roce_engine *eng, const struct roce_pkt *pkt)
+icrc_bad(struct roce_dev *dev, const struct roce_pkt *pkt)
 {
 	if (likely(roce_pkt_icrc_check(pkt) == ROCE_RX_OK))
 		return false;
-	eng->st.drop.bad_icrc++;
-	eng->st.dev[PRDMA_DEV_CNT_ICRC_DROPS]++;
+	dev->st.drop.bad_icrc++;
+	dev->st.dev[PRDMA_DEV_CNT_ICRC_DROPS]++;
 	return true;
 }
 
@@ -229,98 +223,63 @@ qp_connected(const struct roce_qp *qp)
 }
 
 /*
- * Pass @m to engine @to, which owns what it is for: false if its ring is
- * full (the frame is then dropped, counted, by the caller).
+ * One received frame. The ICRC, the one check that reads every byte, comes
+ * after the header checks (our address, a QP of ours, its P_Key, its peer),
+ * so that a flood of frames for nobody costs no CRC, as in Linux rxe.
  */
-static inline bool
-hand_over(struct roce_engine *eng, struct roce_engine *to, struct rte_mbuf *m)
+void
+roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m)
 {
-	if (unlikely(rte_ring_mp_enqueue(to->handoff, m) != 0)) {
-		eng->handoff_drops++;
-		return false;
-	}
-	eng->handed_out++;
-	return true;
-}
-
-/* Headers of @m: a chain only as zero-copy transmit builds it (roce_zc.c). */
-static inline enum roce_rx_verdict
-rx_parse(struct rte_mbuf *m, struct roce_pkt *pkt)
-{
-	if (likely(m->nb_segs == 1))
-		return roce_pkt_parse_hdr(rte_pktmbuf_mtod(m, uint8_t *), m->data_len, pkt);
-	return roce_zc_rx_parse(m, pkt);
-}
-
-/*
- * One received frame; true if it went on to another engine (which then
- * owns the mbuf). The ICRC, the one check that reads every byte, comes
- * after the header checks (our address, a QP of ours, its P_Key, its
- * peer), so that a flood of frames for nobody costs no CRC, as in Linux
- * rxe. A frame for a QP of another engine goes to that engine before any
- * counting, as does anything not for a QP (ARP, multicast) to engine 0:
- * each frame is counted once, by the engine that handles it. @handed:
- * it came from another engine, it goes nowhere else.
- */
-static bool
-rx_frame(struct roce_engine *eng, struct rte_mbuf *m, bool handed)
-{
-	struct roce_dev *dev = eng->dev;
-	struct roce_engine *eng0 = &dev->eng[0];
 	struct roce_pkt pkt;
 	enum roce_rx_verdict v;
-	struct roce_qp *qp = NULL;
+	struct roce_qp *qp;
 	uint32_t tr;
 	bool cnp;
 
-	v = rx_parse(m, &pkt);
-	if (v == ROCE_RX_OK) {
-		/* Not a QP's (multicast) or not ours: engine 0 decides. */
-		qp = unlikely(pkt_is_mcast(&pkt)) ? NULL : roce_qp_lookup(dev, pkt.bth.dqpn);
-		if (qp != NULL ? qp->eng != eng : eng != eng0)
-			goto away;
-	} else if (v == ROCE_RX_NOT_ROCE && eng != eng0) {
-		qp = NULL;
-		goto away;
-	}
 	if (dev->pcap != NULL)
 		roce_pcap_write(dev->pcap, m);
+	/* A chain only as zero-copy transmit builds it (roce_zc.c). */
+	if (likely(m->nb_segs == 1))
+		v = roce_pkt_parse_hdr(rte_pktmbuf_mtod(m, uint8_t *), m->data_len, &pkt);
+	else
+		v = roce_zc_rx_parse(m, &pkt);
 	switch (v) {
 	case ROCE_RX_OK:
 		break;
 	case ROCE_RX_NOT_ROCE:
 		if (!roce_arp_rx(dev, rte_pktmbuf_mtod(m, uint8_t *), m->data_len))
-			eng->st.drop.not_roce++;
-		goto done;
+			dev->st.drop.not_roce++;
+		return;
 	case ROCE_RX_BAD_ICRC:
-		eng->st.drop.bad_icrc++;
-		eng->st.dev[PRDMA_DEV_CNT_ICRC_DROPS]++;
-		goto done;
+		dev->st.drop.bad_icrc++;
+		dev->st.dev[PRDMA_DEV_CNT_ICRC_DROPS]++;
+		return;
 	case ROCE_RX_BAD_OPCODE:
-		eng->st.drop.bad_opcode++;
-		eng->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
-		goto done;
+		dev->st.drop.bad_opcode++;
+		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
+		return;
 	default:
-		eng->st.drop.malformed++;
-		eng->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
-		goto done;
+		dev->st.drop.malformed++;
+		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
+		return;
 	}
 	/* A group's frame is delivered to every member: check it first. */
-	if (unlikely(pkt_is_mcast(&pkt)) && icrc_bad(eng, &pkt))
-		goto done;
-	if (unlikely(roce_mcast_rx(eng, &pkt)))
-		goto done;
+	if (unlikely(pkt_is_mcast(&pkt)) && icrc_bad(dev, &pkt))
+		return;
+	if (unlikely(roce_mcast_rx(dev, &pkt)))
+		return;
 	if (!ip_is_ours(dev, &pkt)) {
-		eng->st.drop.wrong_ip++;
-		eng->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
-		goto done;
+		dev->st.drop.wrong_ip++;
+		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
+		return;
 	}
-	eng->st.dev[PRDMA_DEV_CNT_RDMA_IN_FRAMES]++;
-	eng->st.dev[PRDMA_DEV_CNT_RDMA_IN_OCTETS] += m->pkt_len + RTE_ETHER_CRC_LEN;
+	dev->st.dev[PRDMA_DEV_CNT_RDMA_IN_FRAMES]++;
+	dev->st.dev[PRDMA_DEV_CNT_RDMA_IN_OCTETS] += m->pkt_len + RTE_ETHER_CRC_LEN;
+	qp = roce_qp_lookup(dev, pkt.bth.dqpn);
 	if ((pkt.bth.pkey & ROCE_PKEY_MASK) != ROCE_PKEY_MASK) {
-		eng->st.drop.bad_pkey++;
-		eng->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
-		goto done;
+		dev->st.drop.bad_pkey++;
+		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
+		return;
 	}
 	tr = pkt.bth.opcode & ROCE_TR_MASK;
 	cnp = pkt.bth.opcode == ROCE_OP_CNP;
@@ -331,9 +290,9 @@ rx_frame(struct roce_engine *eng, struct rte_mbuf *m, bool handed)
 	    (!cnp && tr == ROCE_TR_RC && qp->base.qp_type != PRDMA_QPT_RC) ||
 	    (!cnp && tr == ROCE_TR_UC && qp->base.qp_type != PRDMA_QPT_UC) ||
 	    (!cnp && tr == ROCE_TR_UD && qp->base.qp_type != PRDMA_QPT_UD)) {
-		eng->st.drop.unknown_qp++;
-		eng->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
-		goto done;
+		dev->st.drop.unknown_qp++;
+		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
+		return;
 	}
 	/*
 	 * A connection hears only its peer: a spoofed source writes nothing
@@ -342,80 +301,50 @@ rx_frame(struct roce_engine *eng, struct rte_mbuf *m, bool handed)
 	if (qp->base.qp_type != PRDMA_QPT_UD &&
 	    unlikely(memcmp(pkt.src_ip, qp->peer_ip, qp->peer_ip_len) != 0 ||
 		     qp->peer_ip_len == 0)) {
-		eng->st.drop.wrong_ip++;
-		eng->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
-		goto done;
+		dev->st.drop.wrong_ip++;
+		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
+		return;
 	}
 	/* Last of the checks, the only one that reads the whole frame. */
-	if (icrc_bad(eng, &pkt))
-		goto done;
+	if (icrc_bad(dev, &pkt))
+		return;
 	if (unlikely(cnp)) {
-		eng->st.dev[PRDMA_DEV_CNT_CNP_RECEIVED]++;
+		dev->st.dev[PRDMA_DEV_CNT_CNP_RECEIVED]++;
 		qp->cnt[PRDMA_QP_CNT_CNP_RCVD]++;
 		roce_cc_cnp(qp, rte_rdtsc());
 		/* limited now: its rate recovers in the steps */
 		roce_qp_wake_locked(qp);
-		goto done;
+		return;
 	}
 	if (unlikely(pkt.ecn == ROCE_ECN_CE))
 		roce_cc_ce(qp, rte_rdtsc());
 	if (pkt.flags & ROCE_F_RESP)
-		roce_req_rx(qp, &pkt, eng->now);
+		roce_req_rx(qp, &pkt, dev->now);
 	else
 		roce_resp_rx(qp, &pkt);
 	/* Completions, responses, or a window opened: the step runs it. */
 	roce_qp_wake_locked(qp);
-done:
-	return false;
-away:
-	/* A handed frame was sent to its owner: never back again. */
-	if (unlikely(handed)) {
-		eng->st.drop.unknown_qp++;
-		eng->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
-		return false;
-	}
-	return hand_over(eng, qp != NULL ? qp->eng : eng0, m);
-}
-
-void
-roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m)
-{
-	struct roce_engine *eng = &dev->eng[0];
-	struct roce_qp *qp;
-	struct roce_pkt pkt;
-
-	/* The tests hold every flag and free @m: run it on its owner. */
-	if (rx_parse(m, &pkt) == ROCE_RX_OK && !pkt_is_mcast(&pkt)) {
-		qp = roce_qp_lookup(dev, pkt.bth.dqpn);
-		if (qp != NULL)
-			eng = qp->eng;
-	}
-	rx_frame(eng, m, true);
-}
-
-/* Run @m on @eng; free it unless it went on to another engine. */
-static inline void
-rx_one(struct roce_engine *eng, struct rte_mbuf *m, bool handed)
-{
-	if (!rx_frame(eng, m, handed))
-		rte_pktmbuf_free(m);
 }
 
 static unsigned int
-fault_rx(struct roce_engine *eng, struct rte_mbuf **pkts, unsigned int n)
+fault_rx(struct roce_dev *dev, struct rte_mbuf **pkts, unsigned int n)
 {
 	struct rte_mbuf *out[ROCE_FAULT_HOLD + 1];
 	uint64_t now = rte_rdtsc();
 	unsigned int i, j, k, work = n;
 
 	for (i = 0; i < n; i++) {
-		k = roce_fault_frame(eng, PRDMA_ROCE_FAULT_RX, pkts[i], out, now);
-		for (j = 0; j < k; j++)
-			rx_one(eng, out[j], false);
+		k = roce_fault_frame(dev, PRDMA_ROCE_FAULT_RX, pkts[i], out, now);
+		for (j = 0; j < k; j++) {
+			roce_engine_rx_frame(dev, out[j]);
+			rte_pktmbuf_free(out[j]);
+		}
 	}
-	k = roce_fault_release(eng, PRDMA_ROCE_FAULT_RX, now, out, RTE_DIM(out));
-	for (j = 0; j < k; j++)
-		rx_one(eng, out[j], false);
+	k = roce_fault_release(dev, PRDMA_ROCE_FAULT_RX, now, out, RTE_DIM(out));
+	for (j = 0; j < k; j++) {
+		roce_engine_rx_frame(dev, out[j]);
+		rte_pktmbuf_free(out[j]);
+	}
 	return work + k;
 }
 
@@ -432,7 +361,7 @@ typedef struct rte_mbuf *roce_mbuf_ptr __attribute__((__may_alias__));
  * headers first, then each frame's data one frame ahead.
  */
 static inline void
-rx_frames(struct roce_engine *eng, roce_mbuf_ptr *pkts, unsigned int n, bool handed)
+rx_frames(struct roce_dev *dev, roce_mbuf_ptr *pkts, unsigned int n)
 {
 	unsigned int i;
 
@@ -441,44 +370,33 @@ rx_frames(struct roce_engine *eng, roce_mbuf_ptr *pkts, unsigned int n, bool han
 	for (i = 0; i < n; i++) {
 		if (i + 1 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
-		rx_one(eng, pkts[i], handed);
+		roce_engine_rx_frame(dev, pkts[i]);
+		rte_pktmbuf_free(pkts[i]);
 	}
 }
 
 static unsigned int
-rx_burst(struct roce_engine *eng)
+rx_burst(struct roce_dev *dev)
 {
 	struct rte_mbuf *pkts[ROCE_MAX_BURST];
 	roce_mbuf_ptr *loop = (roce_mbuf_ptr *)pkts;
-	uint16_t burst = eng->dev->burst;
 	unsigned int n, total = 0;
 
-	/* Frames other engines received for our QPs: counted as handed in. */
-	if (eng->dev->nb_eng > 1) {
-		n = rte_ring_sc_dequeue_burst(eng->handoff, (void **)pkts, burst, NULL);
-		if (n != 0) {
-			eng->now = rte_rdtsc();
-			eng->handed_in += n;
-			rx_frames(eng, loop, n, true);
-		}
-		total += n;
-	}
-	n = rte_ring_sc_dequeue_burst(eng->loop, (void **)pkts, burst, NULL);
+	n = rte_ring_sc_dequeue_burst(dev->loop, (void **)pkts, dev->burst, NULL);
 	if (n != 0) {
-		if (total == 0)
-			eng->now = rte_rdtsc();
-		rx_frames(eng, loop, n, false);
+		dev->now = rte_rdtsc();
+		rx_frames(dev, loop, n);
 	}
 	total += n;
-	n = rte_eth_rx_burst(eng->dev->port_id, eng->queue, pkts, burst);
-	if (unlikely(eng->fault[PRDMA_ROCE_FAULT_RX].on)) {
-		eng->now = rte_rdtsc();
-		return total + fault_rx(eng, pkts, n);
+	n = rte_eth_rx_burst(dev->port_id, 0, pkts, dev->burst);
+	if (unlikely(dev->fault[PRDMA_ROCE_FAULT_RX].on)) {
+		dev->now = rte_rdtsc();
+		return total + fault_rx(dev, pkts, n);
 	}
 	/* The requester's timers restart from the time a frame came in. */
 	if (n != 0 && total == 0)
-		eng->now = rte_rdtsc();
-	rx_frames(eng, (roce_mbuf_ptr *)pkts, n, false);
+		dev->now = rte_rdtsc();
+	rx_frames(dev, (roce_mbuf_ptr *)pkts, n);
 	return total + n;
 }
 
@@ -525,7 +443,7 @@ ack_held(struct roce_qp *qp, uint64_t now, bool req_sent)
 		qp->ack_hold_tsc = now + hold;
 		qp->ack_grace_tsc = now + RTE_MIN(hold, dev->ack_grace_tsc);
 		qp->ack_bidir = req_sent;
-		qp->eng->acks_held++;
+		dev->xst.acks_held++;
 	} else {
 		qp->ack_bidir |= req_sent;
 		if ((!o->lazy && !qp->ack_bidir && !dev->cfg.ack_delay_set &&
@@ -534,7 +452,7 @@ ack_held(struct roce_qp *qp, uint64_t now, bool req_sent)
 	}
 	/* relaxed: the ACK watch only compares it with the step count (+1:
 	 * 0 is never held) */
-	__atomic_store_n(&qp->eng->ack_held_step, qp->eng->steps + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&dev->ack_held_step, dev->steps + 1, __ATOMIC_RELAXED);
 	return true;
 release:
 	qp->ack_hold_tsc = 0;
@@ -592,7 +510,7 @@ qp_due(const struct roce_qp *qp)
 
 /* After @qp ran: marked for the next step if busy, else its timer noted. */
 static inline void
-qp_settle(struct roce_engine *eng, struct roce_qp *qp)
+qp_settle(struct roce_dev *dev, struct roce_qp *qp)
 {
 	uint64_t due;
 
@@ -603,9 +521,9 @@ qp_settle(struct roce_engine *eng, struct roce_qp *qp)
 	due = qp_due(qp);
 	if (due == 0)
 		return;
-	eng->qp_tmr[qp->slot >> 6] |= RTE_BIT64(qp->slot & 63);
-	if (due < eng->timer_next)
-		eng->timer_next = due;
+	dev->qp_tmr[qp->slot >> 6] |= RTE_BIT64(qp->slot & 63);
+	if (due < dev->timer_next)
+		dev->timer_next = due;
 }
 
 /*
@@ -614,24 +532,24 @@ qp_settle(struct roce_engine *eng, struct roce_qp *qp)
  * restarts the timer), so timer_next may be early, never late.
  */
 static void
-timers_scan(struct roce_engine *eng, uint64_t now)
+timers_scan(struct roce_dev *dev, uint64_t now)
 {
 	uint64_t next = UINT64_MAX, bits, due;
 	struct roce_qp *qp;
 	uint32_t w, slot;
 
-	for (w = 0; w < eng->dev->qp_act_words; w++) {
-		bits = eng->qp_tmr[w];
+	for (w = 0; w < dev->qp_act_words; w++) {
+		bits = dev->qp_tmr[w];
 		while (bits != 0) {
 			slot = w * 64 + rte_bsf64(bits);
 			bits &= bits - 1;
-			qp = eng->dev->qp_tbl[slot];
+			qp = dev->qp_tbl[slot];
 			due = 0;
 			if (qp != NULL)
 				due = qp_due(qp);
 			if (due == 0 || due <= now) {
 				/* gone, disarmed, or due: a step settles it again */
-				eng->qp_tmr[w] &= ~RTE_BIT64(slot & 63);
+				dev->qp_tmr[w] &= ~RTE_BIT64(slot & 63);
 				if (due != 0)
 					roce_qp_wake_locked(qp);
 				continue;
@@ -640,7 +558,7 @@ timers_scan(struct roce_engine *eng, uint64_t now)
 				next = due;
 		}
 	}
-	eng->timer_next = next;
+	dev->timer_next = next;
 }
 
 /*
@@ -658,7 +576,7 @@ resend_timer(struct roce_qp *qp, uint64_t rtx, uint64_t now)
 }
 
 static unsigned int
-qp_run(struct roce_engine *eng, struct roce_qp *qp, uint64_t now)
+qp_run(struct roce_dev *dev, struct roce_qp *qp, uint64_t now)
 {
 	uint64_t rtx = qp->cnt[PRDMA_QP_CNT_RETRANSMITS];
 	unsigned int work;
@@ -667,7 +585,7 @@ qp_run(struct roce_engine *eng, struct roce_qp *qp, uint64_t now)
 	resend_timer(qp, rtx, now);
 	if (qp->out_head != qp->out_tail && !ack_held(qp, now, work != 0))
 		work += roce_resp_tx(qp);
-	qp_settle(eng, qp);
+	qp_settle(dev, qp);
 	return work;
 }
 
@@ -677,7 +595,7 @@ qp_run(struct roce_engine *eng, struct roce_qp *qp, uint64_t now)
  * starts with the QP that was next: false then.
  */
 static bool
-word_run(struct roce_engine *eng, uint32_t w, uint64_t bits, uint64_t later,
+word_run(struct roce_dev *dev, uint32_t w, uint64_t bits, uint64_t later,
 	 uint64_t now, unsigned int *work)
 {
 	struct roce_qp *qp;
@@ -691,22 +609,22 @@ word_run(struct roce_engine *eng, uint32_t w, uint64_t bits, uint64_t later,
 			later = 0;
 		}
 		slot = w * 64 + rte_bsf64(bits);
-		if (unlikely(eng->txq_len >= ROCE_TXQ_SIZE)) {
-			tx_flush(eng);
-			if (eng->txq_len >= ROCE_TXQ_SIZE) {
+		if (unlikely(dev->txq_len >= ROCE_TXQ_SIZE)) {
+			tx_flush(dev);
+			if (dev->txq_len >= ROCE_TXQ_SIZE) {
 				bits |= later;
-				if (__atomic_fetch_or(&eng->qp_act[w], bits,
+				if (__atomic_fetch_or(&dev->qp_act[w], bits,
 						      __ATOMIC_RELAXED) == 0)
-					__atomic_fetch_or(&eng->qp_act_sum[w >> 6],
+					__atomic_fetch_or(&dev->qp_act_sum[w >> 6],
 							  RTE_BIT64(w & 63), __ATOMIC_RELAXED);
-				eng->qp_run_next = slot;
+				dev->qp_run_next = slot;
 				return false;
 			}
 		}
 		bits &= bits - 1;
-		qp = eng->dev->qp_tbl[slot];
+		qp = dev->qp_tbl[slot];
 		if (qp != NULL)
-			*work += qp_run(eng, qp, now);
+			*work += qp_run(dev, qp, now);
 	}
 }
 
@@ -717,10 +635,10 @@ word_run(struct roce_engine *eng, uint32_t w, uint64_t bits, uint64_t later,
  * gets its turn in table order, none starved by those before it.
  */
 static unsigned int
-qps_run(struct roce_engine *eng, uint64_t now)
+qps_run(struct roce_dev *dev, uint64_t now)
 {
-	uint32_t n = eng->dev->qp_sum_words, w0 = eng->qp_run_next >> 6, s0 = w0 >> 6;
-	uint64_t wlow = RTE_BIT64(w0 & 63) - 1, blow = RTE_BIT64(eng->qp_run_next & 63) - 1;
+	uint32_t n = dev->qp_sum_words, w0 = dev->qp_run_next >> 6, s0 = w0 >> 6;
+	uint64_t wlow = RTE_BIT64(w0 & 63) - 1, blow = RTE_BIT64(dev->qp_run_next & 63) - 1;
 	uint64_t mask, sum, bits, top;
 	unsigned int work = 0;
 	uint32_t i, s, w;
@@ -730,22 +648,22 @@ qps_run(struct roce_engine *eng, uint64_t now)
 	 * slot 0) and the summary fits a word's bits. One pass gathers the
 	 * marked summary words, then only those are visited, in order.
 	 */
-	if (likely(eng->qp_run_next == 0 && n <= 64)) {
+	if (likely(dev->qp_run_next == 0 && n <= 64)) {
 		for (top = 0, i = 0; i < n; i++)
-			top |= (uint64_t)(__atomic_load_n(&eng->qp_act_sum[i],
+			top |= (uint64_t)(__atomic_load_n(&dev->qp_act_sum[i],
 							  __ATOMIC_RELAXED) != 0) << i;
 		while (top != 0) {
 			s = (uint32_t)rte_bsf64(top);
 			top &= top - 1;
 			/* acquire: pairs with roce_qp_wake's release */
-			sum = __atomic_exchange_n(&eng->qp_act_sum[s], 0, __ATOMIC_ACQUIRE);
+			sum = __atomic_exchange_n(&dev->qp_act_sum[s], 0, __ATOMIC_ACQUIRE);
 			while (sum != 0) {
 				w = s * 64 + rte_bsf64(sum);
 				sum &= sum - 1;
-				bits = __atomic_exchange_n(&eng->qp_act[w], 0, __ATOMIC_ACQUIRE);
-				if (!word_run(eng, w, bits, 0, now, &work)) {
+				bits = __atomic_exchange_n(&dev->qp_act[w], 0, __ATOMIC_ACQUIRE);
+				if (!word_run(dev, w, bits, 0, now, &work)) {
 					if (sum != 0)
-						__atomic_fetch_or(&eng->qp_act_sum[s], sum,
+						__atomic_fetch_or(&dev->qp_act_sum[s], sum,
 								  __ATOMIC_RELAXED);
 					return work;
 				}
@@ -760,58 +678,58 @@ qps_run(struct roce_engine *eng, uint64_t now)
 		if (s >= n)
 			s -= n;
 		mask = i == 0 ? ~wlow : i == n ? wlow : UINT64_MAX;
-		if ((__atomic_load_n(&eng->qp_act_sum[s], __ATOMIC_RELAXED) & mask) == 0)
+		if ((__atomic_load_n(&dev->qp_act_sum[s], __ATOMIC_RELAXED) & mask) == 0)
 			continue;
 		/* acquire: pairs with roce_qp_wake's release */
-		sum = __atomic_fetch_and(&eng->qp_act_sum[s], ~mask, __ATOMIC_ACQUIRE) & mask;
+		sum = __atomic_fetch_and(&dev->qp_act_sum[s], ~mask, __ATOMIC_ACQUIRE) & mask;
 		while (sum != 0) {
 			w = s * 64 + rte_bsf64(sum);
 			sum &= sum - 1;
-			bits = __atomic_exchange_n(&eng->qp_act[w], 0, __ATOMIC_ACQUIRE);
+			bits = __atomic_exchange_n(&dev->qp_act[w], 0, __ATOMIC_ACQUIRE);
 			if (w == w0 && i == 0 ?
-			    !word_run(eng, w, bits & ~blow, bits & blow, now, &work) :
-			    !word_run(eng, w, bits, 0, now, &work)) {
+			    !word_run(dev, w, bits & ~blow, bits & blow, now, &work) :
+			    !word_run(dev, w, bits, 0, now, &work)) {
 				if (sum != 0)
-					__atomic_fetch_or(&eng->qp_act_sum[s], sum,
+					__atomic_fetch_or(&dev->qp_act_sum[s], sum,
 							  __ATOMIC_RELAXED);
 				return work;
 			}
 		}
 	}
 	/* All run: the next step may take the common path again. */
-	eng->qp_run_next = 0;
+	dev->qp_run_next = 0;
 	return work;
 }
 
 /* Whether any QP is marked (the summary is one or a few cache lines). */
 static inline bool
-qps_marked(const struct roce_engine *eng)
+qps_marked(const struct roce_dev *dev)
 {
 	uint64_t any = 0;
 	uint32_t i;
 
-	for (i = 0; i < eng->dev->qp_sum_words; i++)
-		any |= __atomic_load_n(&eng->qp_act_sum[i], __ATOMIC_RELAXED);
+	for (i = 0; i < dev->qp_sum_words; i++)
+		any |= __atomic_load_n(&dev->qp_act_sum[i], __ATOMIC_RELAXED);
 	return any != 0;
 }
 
 int
-roce_engine_step(struct roce_engine *eng)
+roce_engine_step(struct roce_dev *dev)
 {
 	unsigned int work;
 	uint64_t now;
 
 	/* relaxed: the ACK watch only looks for a change */
-	__atomic_store_n(&eng->steps, eng->steps + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&dev->steps, dev->steps + 1, __ATOMIC_RELAXED);
 	/*
 	 * Responses (ACKs, NAKs, READ responses) leave in the same step as the
 	 * request that produced them, as an HCA answers without being polled:
 	 * an application that stops polling once it has seen its last receive
 	 * must not leave the sender waiting for an ACK until it retries out.
 	 */
-	work = rx_burst(eng);
+	work = rx_burst(dev);
 	/* QPs whose zero-copy frames the port let go: completions to give. */
-	roce_zc_wake(eng->dev);
+	roce_zc_wake(dev);
 	/*
 	 * Reading the TSC costs about a third of an idle step. A step that
 	 * received reads it in rx_burst, one with QPs to run reads it here;
@@ -820,110 +738,40 @@ roce_engine_step(struct roce_engine *eng)
 	 * no timer is ever armed from a stale time.
 	 */
 	if (work == 0) {
-		if (!qps_marked(eng) &&
-		    (++eng->idle_steps & (ROCE_IDLE_TSC_STEPS - 1)) != 0)
+		if (!qps_marked(dev) &&
+		    (++dev->idle_steps & (ROCE_IDLE_TSC_STEPS - 1)) != 0)
 			goto flush;
-		eng->now = rte_rdtsc();
+		dev->now = rte_rdtsc();
 	}
-	now = eng->now;
-	if (unlikely(now >= eng->timer_next))
-		timers_scan(eng, now);
-	work += qps_run(eng, now);
+	now = dev->now;
+	if (unlikely(now >= dev->timer_next))
+		timers_scan(dev, now);
+	work += qps_run(dev, now);
 flush:
-	tx_flush(eng);
+	tx_flush(dev);
 	return (int)work;
 }
 
 int
-roce_engine_step_all(struct roce_dev *dev)
-{
-	int n = 0;
-	uint16_t i;
-
-	for (i = 0; i < dev->nb_eng; i++)
-		n += roce_engine_step(&dev->eng[i]);
-	return n;
-}
-
-/* Note a step of @eng by its own poller; rarely: a write costs the
- * readers of the stamp a cache miss. */
-static inline void
-eng_stamp(struct roce_engine *eng, uint64_t now)
-{
-	if ((int64_t)(now - __atomic_load_n(&eng->last_step, __ATOMIC_RELAXED)) >
-	    (int64_t)(eng->dev->tsc_hz / (4 * ROCE_PEER_IDLE_DIV))) {
-		__atomic_store_n(&eng->last_step, now, __ATOMIC_RELAXED);
-		if (eng->dev->link != NULL)
-			roce_link_stamp(eng, now);
-	}
-}
-
-/*
- * Step @eng as its poller, then every sibling engine and (ring mode) peer
- * engine that nobody steps as its own: one thread may drive a device of
- * many engines, and engines with an lcore each never touch each other's
- * flags. Siblings stepped this way are not stamped, so they stay adopted
- * until their own poller comes.
- */
-int
-roce_engine_poll_one(struct roce_engine *eng)
-{
-	struct roce_dev *dev = eng->dev;
-	struct roce_engine *sib;
-	uint64_t now = 0;
-	uint16_t i;
-	int n = 0;
-
-	if (roce_eng_trylock(eng)) {
-		n = roce_engine_step(eng);
-		now = eng->now;
-		roce_eng_unlock(eng);
-	}
-	if (dev->nb_eng == 1 && dev->link == NULL)
-		return n;
-	if (now == 0)
-		now = rte_rdtsc();
-	eng_stamp(eng, now);
-	for (i = 0; i < dev->nb_eng; i++) {
-		sib = &dev->eng[i];
-		if (sib == eng || !roce_eng_idle(sib, now, dev->tsc_hz) ||
-		    !roce_eng_trylock(sib))
-			continue;
-		n += roce_engine_step(sib);
-		roce_eng_unlock(sib);
-	}
-	if (dev->link != NULL)
-		n += roce_link_step_peer(eng, now);
-	return n;
-}
-
-/* Every engine (prdma_dev_progress): one thread drives the device. */
-int
 roce_engine_poll(struct roce_dev *dev)
 {
-	struct roce_engine *eng;
 	uint64_t now = 0;
-	uint16_t i;
 	int n = 0;
 
-	if (dev->nb_eng == 1)
-		return roce_engine_poll_one(&dev->eng[0]);
-	for (i = 0; i < dev->nb_eng; i++) {
-		eng = &dev->eng[i];
-		if (!roce_eng_trylock(eng))
-			continue;
-		n += roce_engine_step(eng);
-		now = RTE_MAX(now, eng->now);
-		roce_eng_unlock(eng);
-		eng_stamp(eng, eng->now);
+	if (roce_engine_trylock(dev)) {
+		n = roce_engine_step(dev);
+		now = dev->now;
+		roce_engine_unlock(dev);
+		if (dev->link != NULL)
+			roce_link_stepped(dev, now);
 	}
 	if (dev->link != NULL)
-		n += roce_link_step_peer(&dev->eng[0], now != 0 ? now : rte_rdtsc());
+		n += roce_link_step_peer(dev, now != 0 ? now : rte_rdtsc());
 	return n;
 }
 
 void
-roce_engine_kick(struct roce_engine *eng, struct roce_qp *qp)
+roce_engine_kick(struct roce_dev *dev, struct roce_qp *qp)
 {
 	unsigned int sent = 0;
 
@@ -943,22 +791,22 @@ roce_engine_kick(struct roce_engine *eng, struct roce_qp *qp)
 	if (unlikely(qp->base.state == PRDMA_QPS_ERR))
 		roce_qp_wake_locked(qp);
 	else
-		qp_settle(eng, qp);
-	tx_flush(eng);
+		qp_settle(dev, qp);
+	tx_flush(dev);
 }
 
 static uint32_t
 engine_thread(void *arg)
 {
-	struct roce_engine *eng = arg;
+	struct roce_dev *dev = arg;
 	unsigned int idle = 0;
 	int n;
 
-	while (__atomic_load_n(&eng->thread_run, __ATOMIC_ACQUIRE)) {
+	while (__atomic_load_n(&dev->thread_run, __ATOMIC_ACQUIRE)) {
 		n = 0;
-		if (roce_eng_trylock(eng)) {
-			n = roce_engine_step(eng);
-			roce_eng_unlock(eng);
+		if (roce_engine_trylock(dev)) {
+			n = roce_engine_step(dev);
+			roce_engine_unlock(dev);
 		}
 		/* Busy-poll while there is traffic; nap when idle so a shared
 		 * core is not burnt. */
@@ -980,169 +828,31 @@ engine_thread_start(void *arg)
 	return NULL;
 }
 
-/* progress=thread: one thread per engine. */
 int
 roce_engine_thread_start(struct roce_dev *dev)
 {
 	char name[RTE_MAX_THREAD_NAME_LEN];
-	struct roce_engine *eng;
-	uint16_t i;
 	int ret;
 
-	for (i = 0; i < dev->nb_eng; i++) {
-		eng = &dev->eng[i];
-		if (dev->nb_eng == 1)
-			snprintf(name, sizeof(name), "roce-%u", dev->pdev->dev_id);
-		else
-			snprintf(name, sizeof(name), "roce-%u.%u", dev->pdev->dev_id % 1000u,
-				 (unsigned int)(i % ROCE_MAX_ENGINES));
-		eng->thread_run = 1;
-		ret = rte_ctrl_thread_create(&eng->thread, name, NULL, engine_thread_start,
-					     eng);
-		if (ret != 0) {
-			eng->thread_run = 0;
-			ROCE_LOG(ERR, "%s: cannot start the progress thread of engine %u: %s",
-				 dev->pdev->name, i, strerror(ret));
-			roce_engine_thread_stop(dev);
-			return -ret;
-		}
-		eng->thread_started = 1;
+	snprintf(name, sizeof(name), "roce-%u", dev->pdev->dev_id);
+	dev->thread_run = 1;
+	ret = rte_ctrl_thread_create(&dev->thread, name, NULL, engine_thread_start, dev);
+	if (ret != 0) {
+		dev->thread_run = 0;
+		ROCE_LOG(ERR, "%s: cannot start the progress thread: %s",
+			 dev->pdev->name, strerror(ret));
+		return -ret;
 	}
+	dev->thread_started = 1;
 	return 0;
 }
 
 void
 roce_engine_thread_stop(struct roce_dev *dev)
 {
-	struct roce_engine *eng;
-	uint16_t i;
-
-	if (dev->eng == NULL)
+	if (!dev->thread_started)
 		return;
-	for (i = 0; i < dev->nb_eng; i++) {
-		eng = &dev->eng[i];
-		if (!eng->thread_started)
-			continue;
-		__atomic_store_n(&eng->thread_run, 0, __ATOMIC_RELEASE);
-		pthread_join(eng->thread, NULL);
-		eng->thread_started = 0;
-	}
-}
-
-void
-roce_engine_lock(struct roce_dev *dev)
-{
-	unsigned int spins = 0;
-	uint16_t i;
-
-	for (i = 0; i < dev->nb_eng; i++) {
-		while (!roce_eng_trylock(&dev->eng[i])) {
-			if (++spins % 1024 == 0)
-				sched_yield();
-			else
-				rte_pause();
-		}
-	}
-}
-
-void
-roce_engine_unlock(struct roce_dev *dev)
-{
-	uint16_t i;
-
-	for (i = dev->nb_eng; i-- > 0;)
-		roce_eng_unlock(&dev->eng[i]);
-}
-
-static void
-engine_fini(struct roce_engine *eng)
-{
-	struct roce_dev *dev = eng->dev;
-	uint32_t i;
-	void *obj;
-
-	if (eng->handoff != NULL) {
-		while (rte_ring_dequeue(eng->handoff, &obj) == 0)
-			rte_pktmbuf_free(obj);
-		rte_ring_free(eng->handoff);
-	}
-	if (eng->loop != NULL) {
-		while (rte_ring_dequeue(eng->loop, &obj) == 0)
-			rte_pktmbuf_free(obj);
-		rte_ring_free(eng->loop);
-	}
-	for (i = 0; i < eng->txq_len; i++)
-		rte_pktmbuf_free(eng->txq[i]);
-	eng->txq_len = 0;
-	/* Still raw from the pool (never reset): they go back the same way. */
-	if (eng->tx_stash_len != 0)
-		rte_mempool_put_bulk(dev->mp, (void **)eng->tx_stash, eng->tx_stash_len);
-	eng->tx_stash_len = 0;
-	rte_free(eng->qp_act);
-	rte_free(eng->qp_act_sum);
-	rte_free(eng->qp_tmr);
-	eng->qp_act = eng->qp_act_sum = eng->qp_tmr = NULL;
-	eng->handoff = eng->loop = NULL;
-}
-
-void
-roce_engines_fini(struct roce_dev *dev)
-{
-	uint16_t i;
-
-	if (dev->eng == NULL)
-		return;
-	roce_fault_fini(dev);
-	for (i = 0; i < dev->nb_eng; i++)
-		engine_fini(&dev->eng[i]);
-	rte_free(dev->eng);
-	dev->eng = NULL;
-}
-
-/* After roce_qp_table_init (the mark sizes) and with dev->mp set. */
-int
-roce_engines_init(struct roce_dev *dev, int socket)
-{
-	static uint32_t gen;
-	char buf[RTE_RING_NAMESIZE];
-	struct roce_engine *eng;
-	uint32_t g = __atomic_add_fetch(&gen, 1, __ATOMIC_RELAXED);
-	uint16_t i;
-
-	dev->eng = rte_zmalloc_socket("roce_eng", sizeof(*dev->eng) * dev->nb_eng,
-				      RTE_CACHE_LINE_SIZE, socket);
-	if (dev->eng == NULL)
-		return -ENOMEM;
-	for (i = 0; i < dev->nb_eng; i++) {
-		eng = &dev->eng[i];
-		eng->dev = dev;
-		eng->idx = i;
-		eng->queue = i;
-		eng->timer_next = UINT64_MAX;
-		eng->qp_act = rte_zmalloc_socket("roce_qp_act",
-						 sizeof(uint64_t) * dev->qp_act_words,
-						 RTE_CACHE_LINE_SIZE, socket);
-		eng->qp_act_sum = rte_zmalloc_socket("roce_qp_sum",
-						     sizeof(uint64_t) * dev->qp_sum_words,
-						     RTE_CACHE_LINE_SIZE, socket);
-		eng->qp_tmr = rte_zmalloc_socket("roce_qp_tmr",
-						 sizeof(uint64_t) * dev->qp_act_words,
-						 RTE_CACHE_LINE_SIZE, socket);
-		snprintf(buf, sizeof(buf), "roce_lp_%u_%u", g, i);
-		eng->loop = rte_ring_create(buf, ROCE_RING_SIZE, socket,
-					    RING_F_SP_ENQ | RING_F_SC_DEQ);
-		if (dev->nb_eng > 1) {
-			snprintf(buf, sizeof(buf), "roce_ho_%u_%u", g, i);
-			/* any engine enqueues, the owner alone dequeues */
-			eng->handoff = rte_ring_create(buf, ROCE_HANDOFF_SIZE, socket,
-						       RING_F_SC_DEQ);
-		}
-		if (eng->qp_act == NULL || eng->qp_act_sum == NULL || eng->qp_tmr == NULL ||
-		    eng->loop == NULL || (dev->nb_eng > 1 && eng->handoff == NULL)) {
-			ROCE_LOG(ERR, "%s: no memory for engine %u", dev->pdev->name, i);
-			roce_engines_fini(dev);
-			return -ENOMEM;
-		}
-	}
-	return 0;
+	__atomic_store_n(&dev->thread_run, 0, __ATOMIC_RELEASE);
+	pthread_join(dev->thread, NULL);
+	dev->thread_started = 0;
 }

@@ -42,7 +42,7 @@ ring_drain(struct rte_ring *r)
 static void
 link_free(struct roce_link *l)
 {
-	int i, q;
+	int i;
 
 	for (i = 0; i < 2; i++) {
 		if (l->port[i] != RTE_MAX_ETHPORTS) {
@@ -51,11 +51,9 @@ link_free(struct roce_link *l)
 		}
 	}
 	for (i = 0; i < 2; i++) {
-		for (q = 0; q < ROCE_MAX_ENGINES; q++) {
-			if (l->ring[i][q] != NULL) {
-				ring_drain(l->ring[i][q]);
-				rte_ring_free(l->ring[i][q]);
-			}
+		if (l->ring[i] != NULL) {
+			ring_drain(l->ring[i]);
+			rte_ring_free(l->ring[i]);
 		}
 	}
 	rte_mempool_free(l->mp);
@@ -63,18 +61,17 @@ link_free(struct roce_link *l)
 }
 
 static struct roce_link *
-link_create(const char *name, int socket, uint16_t nb_queues)
+link_create(const char *name, int socket)
 {
 	struct roce_link *l;
 	char buf[RTE_RING_NAMESIZE];
 	uint32_t gen = ++link_gen;
-	int i, q, ret;
+	int i, ret;
 
 	l = rte_zmalloc_socket("roce_link", sizeof(*l), RTE_CACHE_LINE_SIZE, socket);
 	if (l == NULL)
 		return NULL;
 	snprintf(l->name, sizeof(l->name), "%s", name);
-	l->nb_queues = nb_queues;
 	l->port[0] = l->port[1] = RTE_MAX_ETHPORTS;
 	snprintf(buf, sizeof(buf), "roce_mp_%u", gen);
 	l->mp = rte_pktmbuf_pool_create(buf, ROCE_NB_MBUF, 256, 0,
@@ -84,15 +81,13 @@ link_create(const char *name, int socket, uint16_t nb_queues)
 		goto err;
 	}
 	for (i = 0; i < 2; i++) {
-		for (q = 0; q < nb_queues; q++) {
-			snprintf(buf, sizeof(buf), "roce_r%u_%d_%d", gen, i, q);
-			l->ring[i][q] = rte_ring_create(buf, ROCE_RING_SIZE, socket,
-							RING_F_SP_ENQ | RING_F_SC_DEQ);
-			if (l->ring[i][q] == NULL) {
-				ROCE_LOG(ERR, "ring %s: cannot create a ring: %s", name,
-					 rte_strerror(rte_errno));
-				goto err;
-			}
+		snprintf(buf, sizeof(buf), "roce_r%u_%d", gen, i);
+		l->ring[i] = rte_ring_create(buf, ROCE_RING_SIZE, socket,
+					     RING_F_SP_ENQ | RING_F_SC_DEQ);
+		if (l->ring[i] == NULL) {
+			ROCE_LOG(ERR, "ring %s: cannot create a ring: %s", name,
+				 rte_strerror(rte_errno));
+			goto err;
 		}
 		/* Locally administered, per link and side. */
 		l->mac[i].addr_bytes[0] = 0x02;
@@ -104,8 +99,8 @@ link_create(const char *name, int socket, uint16_t nb_queues)
 	}
 	for (i = 0; i < 2; i++) {
 		snprintf(buf, sizeof(buf), "net_roce_%u_%d", gen, i);
-		ret = rte_eth_from_rings(buf, l->ring[i], nb_queues, l->ring[1 - i],
-					 nb_queues, (unsigned int)(socket < 0 ? 0 : socket));
+		ret = rte_eth_from_rings(buf, &l->ring[i], 1, &l->ring[1 - i], 1,
+					 (unsigned int)(socket < 0 ? 0 : socket));
 		if (ret < 0) {
 			ROCE_LOG(ERR, "ring %s: rte_eth_from_rings: %s", name,
 				 rte_strerror(rte_errno));
@@ -139,19 +134,12 @@ roce_link_attach(struct roce_dev *dev, const char *name, int side)
 				 ROCE_MAX_LINKS);
 			return -ENOSPC;
 		}
-		l = link_create(name, dev->pdev->socket_id, dev->nb_eng);
+		l = link_create(name, dev->pdev->socket_id);
 		if (l == NULL) {
 			pthread_mutex_unlock(&links_lock);
 			return -ENOMEM;
 		}
 		links[free_slot] = l;
-	}
-	if (l->nb_queues != dev->nb_eng) {
-		pthread_mutex_unlock(&links_lock);
-		ROCE_LOG(ERR, "ring=%s,side=%d: engines=%u, but the other side has %u: "
-			 "both sides of a ring link need the same number", name, side,
-			 dev->nb_eng, l->nb_queues);
-		return -EINVAL;
 	}
 	if (l->dev[side] != NULL) {
 		pthread_mutex_unlock(&links_lock);
@@ -194,41 +182,40 @@ roce_link_detach(struct roce_dev *dev)
 }
 
 int
-roce_link_step_peer(struct roce_engine *eng, uint64_t now)
+roce_link_step_peer(struct roce_dev *dev, uint64_t now)
 {
-	struct roce_dev *dev = eng->dev;
 	struct roce_link *l = dev->link;
-	const int64_t idle = (int64_t)(dev->tsc_hz / ROCE_PEER_IDLE_DIV);
-	const uint64_t *ts;
 	struct roce_dev *peer;
-	uint32_t want = 0;
-	uint16_t i;
 	int n = 0;
 
 	if (l == NULL)
 		return 0;
-	/* Leave engines alone that their own lcore keeps stepping: sharing
-	 * them would bounce their cache lines between cores for nothing. */
-	ts = l->last_step[1 - dev->side].ts;
-	for (i = 0; i < l->nb_queues; i++)
-		/* signed: the stamp may be newer than our (idle) step's time */
-		if ((int64_t)(now - __atomic_load_n(&ts[i], __ATOMIC_RELAXED)) >= idle)
-			want |= RTE_BIT32(i);
-	if (want == 0)
+	/* Leave a peer alone that its own lcore keeps stepping: sharing it
+	 * would bounce its cache lines between cores for nothing. */
+	/* Signed: the peer's stamp may be newer than our (idle) step's time. */
+	if ((int64_t)(now - __atomic_load_n(&l->last_step[1 - dev->side], __ATOMIC_RELAXED)) <
+	    (int64_t)(dev->tsc_hz / ROCE_PEER_IDLE_DIV))
 		return 0;
 	/* Pin the peer: its removal waits for stepping to drop to zero. */
 	__atomic_fetch_add(&l->stepping, 1, __ATOMIC_ACQ_REL);
 	peer = __atomic_load_n(&l->dev[1 - dev->side], __ATOMIC_ACQUIRE);
-	if (peer != NULL && !peer->cfg.progress_thread) {
-		for (i = 0; i < peer->nb_eng; i++) {
-			if ((want & RTE_BIT32(i)) == 0 || !roce_eng_trylock(&peer->eng[i]))
-				continue;
-			n += roce_engine_step(&peer->eng[i]);
-			roce_eng_unlock(&peer->eng[i]);
-		}
+	if (peer != NULL && !peer->cfg.progress_thread && roce_engine_trylock(peer)) {
+		n = roce_engine_step(peer);
+		roce_engine_unlock(peer);
 	}
 	__atomic_fetch_sub(&l->stepping, 1, __ATOMIC_RELEASE);
 	return n;
+}
+
+void
+roce_link_stepped(struct roce_dev *dev, uint64_t now)
+{
+	uint64_t *ts = &dev->link->last_step[dev->side];
+
+	/* Write rarely: every write costs the peer a cache miss. */
+	if ((int64_t)(now - __atomic_load_n(ts, __ATOMIC_RELAXED)) >
+	    (int64_t)(dev->tsc_hz / (4 * ROCE_PEER_IDLE_DIV)))
+		__atomic_store_n(ts, now, __ATOMIC_RELAXED);
 }
 
 /*
@@ -240,23 +227,12 @@ void
 roce_link_drain_orphan(struct roce_dev *dev)
 {
 	struct roce_link *l = dev->link;
-	int q;
 
 	if (l == NULL)
 		return;
 	pthread_mutex_lock(&links_lock);
 	/* Our tx ring is the peer's rx ring: its only reader is absent. */
 	if (__atomic_load_n(&l->dev[1 - dev->side], __ATOMIC_ACQUIRE) == NULL)
-		for (q = 0; q < ROCE_MAX_ENGINES; q++)
-			if (l->ring[1 - dev->side][q] != NULL)
-				ring_drain(l->ring[1 - dev->side][q]);
+		ring_drain(l->ring[1 - dev->side]);
 	pthread_mutex_unlock(&links_lock);
-}
-
-void
-roce_link_stamp(struct roce_engine *eng, uint64_t now)
-{
-	struct roce_link *l = eng->dev->link;
-
-	__atomic_store_n(&l->last_step[eng->dev->side].ts[eng->idx], now, __ATOMIC_RELAXED);
 }

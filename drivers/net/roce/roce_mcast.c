@@ -328,9 +328,8 @@ roce_mcast_qp_gone(struct roce_dev *dev, struct roce_qp *qp)
 /* ---------------------------------------------------------------------- */
 
 int
-roce_mcast_rx(struct roce_engine *eng, struct roce_pkt *pkt)
+roce_mcast_rx(struct roce_dev *dev, struct roce_pkt *pkt)
 {
-	struct roce_dev *dev = eng->dev;
 	struct roce_mcast *mc = &dev->mcast;
 	struct roce_mcast_grp *g;
 	union prdma_gid gid;
@@ -346,14 +345,14 @@ roce_mcast_rx(struct roce_engine *eng, struct roce_pkt *pkt)
 		memcpy(gid.raw, v4mapped, sizeof(v4mapped));
 		memcpy(&gid.raw[12], pkt->dst_ip, 4);
 	}
-	eng->st.dev[PRDMA_DEV_CNT_RDMA_IN_FRAMES]++;
-	eng->st.dev[PRDMA_DEV_CNT_RDMA_IN_OCTETS] += pkt->roce_len;
+	dev->st.dev[PRDMA_DEV_CNT_RDMA_IN_FRAMES]++;
+	dev->st.dev[PRDMA_DEV_CNT_RDMA_IN_OCTETS] += pkt->roce_len;
 	/* Only UD datagrams go to groups, and only to DestQP 0xFFFFFF. */
 	if ((pkt->bth.opcode & ROCE_TR_MASK) != ROCE_TR_UD ||
 	    pkt->bth.dqpn != ROCE_MCAST_QPN || pkt->ipv6 != dev->ipv6 ||
 	    (pkt->bth.pkey & ROCE_PKEY_MASK) != ROCE_PKEY_MASK) {
 		mc->st.bad_dqpn++;
-		eng->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
+		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
 		return 1;
 	}
 	if (!dev->cfg.mcast_loop &&
@@ -374,19 +373,18 @@ roce_mcast_rx(struct roce_engine *eng, struct roce_pkt *pkt)
 }
 
 void
-roce_mcast_tx_loop(struct roce_engine *eng, struct rte_mbuf *m)
+roce_mcast_tx_loop(struct roce_dev *dev, struct rte_mbuf *m)
 {
-	struct roce_dev *dev = eng->dev;
 	struct rte_mbuf *c;
 
 	if (!dev->cfg.mcast_loop || dev->mcast.nb_grp == 0)
 		return;
 	c = rte_pktmbuf_copy(m, dev->mp, 0, UINT32_MAX);
 	if (c == NULL) {
-		eng->st.drop.tx_no_mbuf++;
+		dev->st.drop.tx_no_mbuf++;
 		return;
 	}
-	if (rte_ring_sp_enqueue(eng->loop, c) != 0) {
+	if (rte_ring_sp_enqueue(dev->loop, c) != 0) {
 		rte_pktmbuf_free(c);    /* a full loop ring is a lost frame */
 		return;
 	}

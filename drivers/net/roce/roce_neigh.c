@@ -366,12 +366,10 @@ static int
 arp_send(struct roce_dev *dev, uint16_t op, const struct rte_ether_addr *dmac,
 	 const uint8_t *tip)
 {
-	/* Engine 0 answers ARP; the control path holds every flag. */
-	struct roce_engine *eng = &dev->eng[0];
 	struct rte_mbuf *m;
 	uint8_t *p;
 
-	if (eng->txq_len >= ROCE_TXQ_SIZE)
+	if (dev->txq_len >= ROCE_TXQ_SIZE)
 		return -ENOBUFS;
 	m = rte_pktmbuf_alloc(dev->mp);
 	if (m == NULL)
@@ -398,7 +396,7 @@ arp_send(struct roce_dev *dev, uint16_t op, const struct rte_ether_addr *dmac,
 	m->pkt_len = ROCE_MIN_FRAME;
 	if (dev->pcap != NULL)
 		roce_pcap_write(dev->pcap, m);
-	eng->txq[eng->txq_len++] = m;
+	dev->txq[dev->txq_len++] = m;
 	if (op == 1)
 		dev->xst.arp_requests++;
 	else
@@ -548,10 +546,10 @@ roce_neigh_resolve(struct roce_dev *dev, const uint8_t *ip, int ipv6,
 			continue;
 		}
 		roce_engine_lock(dev);
-		roce_engine_step_all(dev);
+		roce_engine_step(dev);
 		roce_engine_unlock(dev);
 		if (dev->link != NULL)
-			roce_link_step_peer(&dev->eng[0], rte_rdtsc());
+			roce_link_step_peer(dev, rte_rdtsc());
 		rte_pause();
 	}
 	log_unreachable(dev, ip, ipv6, RESOLVE_MS);

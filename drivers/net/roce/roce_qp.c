@@ -169,99 +169,6 @@ qp_sport(uint32_t qpn)
 	return (uint16_t)(0xc000 | (h >> 18));
 }
 
-/*
- * With engines > 1 an RC/UC QP's source port derives from the QPN it
- * sends to instead, its low bits that QPN's: the receiver's engine of the
- * QP is those bits modulo its engine count (a power of two, at most
- * ROCE_MAX_ENGINES), so steering on the source port (rte_flow, see
- * roce_dev.c) lands a frame on the queue of the engine that owns its QP.
- * A device of one engine keeps the per-QP port above, so the frames of a
- * default device do not change (with the destination-derived port on
- * every device, netns-cm-afpacket's ping-pong stalled; why was not
- * found, see the commit that made this so).
- */
-uint16_t
-roce_sport(uint32_t qpn)
-{
-	uint32_t h = qpn * 0x9e3779b1u;
-
-	return (uint16_t)(0xc000 | ((h >> 18) & ~(uint32_t)(ROCE_MAX_ENGINES - 1)) |
-			  (qpn & (ROCE_MAX_ENGINES - 1)));
-}
-
-/*
- * The engine of a new QP (every flag held). A CQ or an SRQ has a single
- * consumer or producer on the fast path, so every QP of a CQ or SRQ goes
- * to the engine of its first; UD QPs (multicast, the GSI QP) to engine 0,
- * which handles every frame that is not a connection's; others to the
- * engine with the fewest QPs. NULL (rte_errno EXDEV) when the CQs and the
- * SRQ of the QP are already bound to different engines.
- */
-static struct roce_engine *
-qp_engine_pick(struct roce_dev *dev, struct roce_qp *qp, enum prdma_qp_type type)
-{
-	struct roce_engine *bound[3], *e = NULL;
-	unsigned int i;
-
-	if (dev->nb_eng == 1)
-		return &dev->eng[0];
-	bound[0] = qp->scq != NULL ? qp->scq->eng : NULL;
-	bound[1] = qp->rcq != NULL ? qp->rcq->eng : NULL;
-	bound[2] = qp->srq != NULL ? qp->srq->eng : NULL;
-	if (type == PRDMA_QPT_UD)
-		e = &dev->eng[0];
-	for (i = 0; i < RTE_DIM(bound); i++) {
-		if (bound[i] == NULL)
-			continue;
-		if (e != NULL && e != bound[i]) {
-			ROCE_LOG(ERR, "%s: a QP whose CQs and SRQ are served by different "
-				 "engines (engines=%u: a CQ or SRQ serves the QPs of one "
-				 "engine, UD QPs are engine 0's)", dev->pdev->name, dev->nb_eng);
-			rte_errno = EXDEV;
-			return NULL;
-		}
-		e = bound[i];
-	}
-	if (e != NULL)
-		return e;
-	e = &dev->eng[0];
-	for (i = 1; i < dev->nb_eng; i++)
-		if (dev->eng[i].nb_qps < e->nb_qps)
-			e = &dev->eng[i];
-	return e;
-}
-
-/* Every QP of @cq on one engine (@on: a QP of it comes, or goes). */
-static void
-cq_bind(struct roce_cq *cq, struct roce_engine *eng, bool on)
-{
-	if (cq == NULL)
-		return;
-	if (on) {
-		/* release: the poller may read it without a flag */
-		if (cq->eng_refs++ == 0)
-			__atomic_store_n(&cq->eng, eng, __ATOMIC_RELEASE);
-	} else if (--cq->eng_refs == 0) {
-		__atomic_store_n(&cq->eng, NULL, __ATOMIC_RELEASE);
-	}
-}
-
-static void
-qp_bind(struct roce_qp *qp, bool on)
-{
-	cq_bind(qp->scq, qp->eng, on);
-	if (qp->rcq != qp->scq)
-		cq_bind(qp->rcq, qp->eng, on);
-	if (qp->srq == NULL)
-		return;
-	if (on) {
-		if (qp->srq->eng_refs++ == 0)
-			qp->srq->eng = qp->eng;
-	} else if (--qp->srq->eng_refs == 0) {
-		qp->srq->eng = NULL;
-	}
-}
-
 int
 roce_qp_table_init(struct roce_dev *dev, int socket)
 {
@@ -272,11 +179,20 @@ roce_qp_table_init(struct roce_dev *dev, int socket)
 	dev->qp_act_words = RTE_MAX(slots / 64, 1u);
 	dev->qp_sum_words = (dev->qp_act_words + 63) / 64;
 	dev->qp_slot_next = 2;
+	dev->timer_next = UINT64_MAX;
 	dev->qp_tbl = rte_zmalloc_socket("roce_qp_tbl", sizeof(*dev->qp_tbl) * slots,
 					 RTE_CACHE_LINE_SIZE, socket);
 	dev->qpn_gen = rte_zmalloc_socket("roce_qpn_gen", sizeof(*dev->qpn_gen) * slots,
 					  RTE_CACHE_LINE_SIZE, socket);
-	if (dev->qp_tbl == NULL || dev->qpn_gen == NULL) {
+	dev->qp_act = rte_zmalloc_socket("roce_qp_act", sizeof(uint64_t) * dev->qp_act_words,
+					 RTE_CACHE_LINE_SIZE, socket);
+	dev->qp_act_sum = rte_zmalloc_socket("roce_qp_sum",
+					     sizeof(uint64_t) * dev->qp_sum_words,
+					     RTE_CACHE_LINE_SIZE, socket);
+	dev->qp_tmr = rte_zmalloc_socket("roce_qp_tmr", sizeof(uint64_t) * dev->qp_act_words,
+					 RTE_CACHE_LINE_SIZE, socket);
+	if (dev->qp_tbl == NULL || dev->qpn_gen == NULL || dev->qp_act == NULL ||
+	    dev->qp_act_sum == NULL || dev->qp_tmr == NULL) {
 		ROCE_LOG(ERR, "max_qp=%u: no memory for a table of %u QPs",
 			 dev->cfg.max_qp, slots);
 		roce_qp_table_fini(dev);
@@ -290,8 +206,14 @@ roce_qp_table_fini(struct roce_dev *dev)
 {
 	rte_free(dev->qp_tbl);
 	rte_free(dev->qpn_gen);
+	rte_free(dev->qp_act);
+	rte_free(dev->qp_act_sum);
+	rte_free(dev->qp_tmr);
 	dev->qp_tbl = NULL;
 	dev->qpn_gen = NULL;
+	dev->qp_act = NULL;
+	dev->qp_act_sum = NULL;
+	dev->qp_tmr = NULL;
 }
 
 /*
@@ -301,7 +223,7 @@ roce_qp_table_fini(struct roce_dev *dev)
  * right after its QP is destroyed even when one slot is free.
  */
 static int
-qpn_alloc(struct roce_dev *dev, int gsi, uint32_t emask, uint32_t eidx, uint32_t *qpn)
+qpn_alloc(struct roce_dev *dev, int gsi, uint32_t *qpn)
 {
 	uint32_t i, slot, gen, ngen = 1u << (ROCE_QPN_BITS - dev->qp_slot_bits);
 
@@ -314,8 +236,7 @@ qpn_alloc(struct roce_dev *dev, int gsi, uint32_t emask, uint32_t eidx, uint32_t
 	for (i = 0; i <= dev->qp_slot_mask; i++) {
 		slot = dev->qp_slot_next;
 		dev->qp_slot_next = slot + 1 > dev->qp_slot_mask ? 2 : slot + 1;
-		/* RC/UC: the slot's low bits name the engine (roce_sport) */
-		if (slot < 2 || dev->qp_tbl[slot] != NULL || (slot & emask) != eidx)
+		if (slot < 2 || dev->qp_tbl[slot] != NULL)
 			continue;
 		gen = (dev->qpn_gen[slot] + 1 + prdma_random32() % (ngen - 1)) & (ngen - 1);
 		/* 0xffffff is the multicast QPN */
@@ -403,11 +324,9 @@ roce_qp_create(struct prdma_qp *pqp, struct prdma_qp_init_attr *attr)
 	struct roce_qp *qp = (struct roce_qp *)pqp;
 	struct roce_dev *dev = roce_dev_of(pqp->dev);
 	int gsi = !!(attr->create_flags & PRDMA_QP_CREATE_GSI);
-	struct roce_engine *eng;
 	uint32_t nsq, i, qpn;
 	void *block;
 	int slot, ret;
-	bool conn;
 
 	qp->rdev = dev;
 	qp->scq = (struct roce_cq *)attr->send_cq;
@@ -447,26 +366,14 @@ roce_qp_create(struct prdma_qp *pqp, struct prdma_qp_init_attr *attr)
 			goto err;
 	}
 	roce_engine_lock(dev);
-	eng = qp_engine_pick(dev, qp, attr->qp_type);
-	if (eng == NULL) {
-		roce_engine_unlock(dev);
-		ret = -EXDEV;
-		goto err;
-	}
-	conn = attr->qp_type == PRDMA_QPT_RC || attr->qp_type == PRDMA_QPT_UC;
-	slot = dev->nb_qps >= dev->cfg.max_qp && !gsi ? -ENOSPC :
-		qpn_alloc(dev, gsi, conn ? dev->nb_eng - 1u : 0, conn ? eng->idx : 0, &qpn);
+	slot = dev->nb_qps >= dev->cfg.max_qp && !gsi ? -ENOSPC : qpn_alloc(dev, gsi, &qpn);
 	if (slot < 0) {
 		roce_engine_unlock(dev);
 		ret = slot;
 		goto err;
 	}
 	qp->slot = (uint32_t)slot;
-	qp->eng = eng;
-	eng->nb_qps++;
-	qp_bind(qp, true);
 	pqp->qp_num = qpn;
-	/* engines > 1, RC/UC: set again from the destination QPN (roce_sport) */
 	qp->sport = qp_sport(qpn);
 	qp->path_mtu = dev->active_mtu;
 	qp->mtu = prdma_mtu_bytes(dev->active_mtu);
@@ -641,11 +548,8 @@ roce_qp_modify(struct prdma_qp *pqp, const struct prdma_qp_attr *a, uint32_t mas
 		qp->max_rd_atomic = a->max_rd_atomic;
 	if (mask & PRDMA_QP_MAX_DEST_RD_ATOMIC)
 		qp->max_dest_rd_atomic = a->max_dest_rd_atomic;
-	if (mask & PRDMA_QP_DEST_QPN) {
+	if (mask & PRDMA_QP_DEST_QPN)
 		qp->dest_qpn = a->dest_qp_num;
-		if (pqp->qp_type != PRDMA_QPT_UD && dev->nb_eng > 1)
-			qp->sport = roce_sport(qp->dest_qpn);
-	}
 	if (mask & PRDMA_QP_EN_SQD_ASYNC_NOTIFY)
 		qp->en_sqd_async_notify = a->en_sqd_async_notify;
 	if (mask & PRDMA_QP_RQ_PSN) {
@@ -745,14 +649,12 @@ roce_qp_destroy(struct prdma_qp *pqp)
 	if (dev->qp_tbl[qp->slot] == qp) {
 		dev->qp_tbl[qp->slot] = NULL;
 		/* A mark left set would only step an empty slot: clear it anyway. */
-		__atomic_fetch_and(&qp->eng->qp_act[w], ~RTE_BIT64(qp->slot & 63),
+		__atomic_fetch_and(&dev->qp_act[w], ~RTE_BIT64(qp->slot & 63),
 				   __ATOMIC_RELAXED);
-		qp->eng->qp_tmr[w] &= ~RTE_BIT64(qp->slot & 63);
+		dev->qp_tmr[w] &= ~RTE_BIT64(qp->slot & 63);
 	}
 	roce_mcast_qp_gone(dev, qp);
 	dev->nb_qps--;
-	qp->eng->nb_qps--;
-	qp_bind(qp, false);
 	roce_engine_unlock(dev);
 	roce_rq_fini(&qp->rq);
 	rte_free(qp->outq);

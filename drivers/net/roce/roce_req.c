@@ -429,7 +429,7 @@ send_packet(struct roce_qp *qp, struct roce_swqe *w)
 			qp->pkts_noack = 0;
 		}
 	}
-	m = roce_frame_start(qp->eng, path, qp->sport, &p);
+	m = roce_frame_start(dev, path, qp->sport, &p);
 	if (m == NULL)
 		return -ENOBUFS;
 	hlen = roce_hdr_encode(p, &bth, &ext);
@@ -456,17 +456,17 @@ send_packet(struct roce_qp *qp, struct roce_swqe *w)
 			}
 		}
 	}
-	roce_frame_send(qp->eng, m, path, hlen + pay);
+	roce_frame_send(dev, m, path, hlen + pay);
 sent:
 	qp->cnt[PRDMA_QP_CNT_TX_PACKETS]++;
 	qp->cnt[PRDMA_QP_CNT_TX_BYTES] += pay;
 	if (unlikely(qp->probe_next)) {
 		/* The probe: counted apart, it is not a retry. */
 		qp->probe_next = 0;
-		qp->eng->tlp_probes++;
+		dev->xst.tlp_probes++;
 	} else if (roce_psn_cmp(psn, qp->max_psn) < 0) {
 		qp->cnt[PRDMA_QP_CNT_RETRANSMITS]++;
-		qp->eng->st.dev[PRDMA_DEV_CNT_RETRANSMITS]++;
+		dev->st.dev[PRDMA_DEV_CNT_RETRANSMITS]++;
 	} else {
 		/* New data: a new tail to probe, and maybe an RTT sample. */
 		qp->probe_sent = 0;
@@ -661,7 +661,7 @@ ack_upto(struct roce_qp *qp, uint32_t psn, uint64_t now)
 		qp->una_psn = una;
 		if (qp->probe_sent && roce_psn_cmp(psn, qp->probe_psn) >= 0) {
 			/* The probed tail is acknowledged, no timeout needed. */
-			qp->eng->tlp_acked++;
+			qp->rdev->xst.tlp_acked++;
 		}
 		qp->probe_sent = 0;
 	}
@@ -700,8 +700,8 @@ rx_ack(struct roce_qp *qp, struct roce_pkt *pkt, uint64_t now)
 		return;
 	case ROCE_AETH_RNR_NAK:
 		qp->cnt[PRDMA_QP_CNT_RNR_NAK_RCVD]++;
-		qp->eng->st.dev[PRDMA_DEV_CNT_RNR_EVENTS]++;
-		qp->eng->st.dev[PRDMA_DEV_CNT_NAKS_RECEIVED]++;
+		qp->rdev->st.dev[PRDMA_DEV_CNT_RNR_EVENTS]++;
+		qp->rdev->st.dev[PRDMA_DEV_CNT_NAKS_RECEIVED]++;
 		ack_upto(qp, roce_psn_add(psn, ROCE_PSN_MASK), now);
 		w = oldest(qp);
 		if (w == NULL)
@@ -723,7 +723,7 @@ rx_ack(struct roce_qp *qp, struct roce_pkt *pkt, uint64_t now)
 	default:
 		return; /* reserved type: ignore */
 	}
-	qp->eng->st.dev[PRDMA_DEV_CNT_NAKS_RECEIVED]++;
+	qp->rdev->st.dev[PRDMA_DEV_CNT_NAKS_RECEIVED]++;
 	ack_upto(qp, roce_psn_add(psn, ROCE_PSN_MASK), now);
 	w = oldest(qp);
 	switch (syn) {
@@ -876,7 +876,7 @@ roce_req_rx(struct roce_qp *qp, struct roce_pkt *pkt, uint64_t now)
 	uint32_t psn = pkt->bth.psn;
 
 	if (state != PRDMA_QPS_RTS && state != PRDMA_QPS_SQD) {
-		qp->eng->st.drop.qp_state++;
+		qp->rdev->st.drop.qp_state++;
 		return;
 	}
 	/* Only PSNs we have sent can be answered. */

@@ -66,7 +66,7 @@ send_nak(struct roce_qp *qp, uint32_t psn, uint8_t syndrome)
 {
 	struct roce_out *o = out_push(qp);
 
-	qp->eng->st.dev[PRDMA_DEV_CNT_NAKS_SENT]++;
+	qp->rdev->st.dev[PRDMA_DEV_CNT_NAKS_SENT]++;
 	switch (syndrome) {
 	case ROCE_NAK_PSN_SEQ:
 		qp->cnt[PRDMA_QP_CNT_NAK_SEQ_SENT]++;
@@ -82,7 +82,7 @@ send_nak(struct roce_qp *qp, uint32_t psn, uint8_t syndrome)
 		break;
 	default:
 		qp->cnt[PRDMA_QP_CNT_RNR_NAK_SENT]++;
-		qp->eng->st.dev[PRDMA_DEV_CNT_RNR_EVENTS]++;
+		qp->rdev->st.dev[PRDMA_DEV_CNT_RNR_EVENTS]++;
 		break;
 	}
 	if (o == NULL)
@@ -214,7 +214,7 @@ rc_duplicate(struct roce_qp *qp, struct roce_pkt *pkt)
 	uint32_t psn = pkt->bth.psn, i;
 
 	qp->cnt[PRDMA_QP_CNT_DUPLICATES]++;
-	qp->eng->st.dev[PRDMA_DEV_CNT_DUPLICATES]++;
+	qp->rdev->st.dev[PRDMA_DEV_CNT_DUPLICATES]++;
 	if (pkt->flags & (ROCE_F_READ | ROCE_F_ATOMIC)) {
 		for (i = 0; i < qp->res_cap; i++) {
 			struct roce_res *r = &qp->res[i];
@@ -502,7 +502,7 @@ rc_rx(struct roce_qp *qp, struct roce_pkt *pkt)
 
 	if (d > 0) {
 		qp->cnt[PRDMA_QP_CNT_OUT_OF_SEQUENCE]++;
-		qp->eng->st.dev[PRDMA_DEV_CNT_OUT_OF_SEQUENCE]++;
+		qp->rdev->st.dev[PRDMA_DEV_CNT_OUT_OF_SEQUENCE]++;
 		if (!qp->nak_sent) {
 			qp->nak_sent = 1;
 			send_nak(qp, qp->epsn, ROCE_NAK_PSN_SEQ);
@@ -561,7 +561,7 @@ uc_rx(struct roce_qp *qp, struct roce_pkt *pkt)
 	if (psn != qp->epsn) {
 		/* A gap: abandon the message in progress, resync on FIRST/ONLY. */
 		qp->cnt[PRDMA_QP_CNT_OUT_OF_SEQUENCE]++;
-		qp->eng->st.dev[PRDMA_DEV_CNT_OUT_OF_SEQUENCE]++;
+		qp->rdev->st.dev[PRDMA_DEV_CNT_OUT_OF_SEQUENCE]++;
 		qp->resp_op = 0;
 		qp->rcv_off = 0;
 		qp->uc_drop = 1;
@@ -583,7 +583,7 @@ uc_rx(struct roce_qp *qp, struct roce_pkt *pkt)
 		return;
 	}
 	if (ret == ROCE_AETH_RNR_NAK)
-		qp->eng->st.drop.ud_no_wqe++;
+		qp->rdev->st.drop.ud_no_wqe++;
 	else if (ret == ROCE_NAK_REM_ACCESS)
 		qp->cnt[PRDMA_QP_CNT_ACCESS_DROPS]++;
 	/* UC drops the message; a local receive error also ends the QP. */
@@ -601,15 +601,15 @@ ud_rx(struct roce_qp *qp, struct roce_pkt *pkt)
 	int ret, st = PRDMA_WC_SUCCESS;
 
 	if (pkt->ext.qkey != qp->qkey) {
-		qp->eng->st.drop.bad_qkey++;
+		qp->rdev->st.drop.bad_qkey++;
 		return;
 	}
 	if (pkt->paylen > qp->mtu) {
-		qp->eng->st.drop.malformed++;
+		qp->rdev->st.drop.malformed++;
 		return;
 	}
 	if (take_rwqe(qp) < 0) {
-		qp->eng->st.drop.ud_no_wqe++;
+		qp->rdev->st.drop.ud_no_wqe++;
 		return;
 	}
 	comm_est(qp);
@@ -642,7 +642,7 @@ roce_resp_rx(struct roce_qp *qp, struct roce_pkt *pkt)
 
 	if (state != PRDMA_QPS_RTR && state != PRDMA_QPS_RTS &&
 	    state != PRDMA_QPS_SQD && state != PRDMA_QPS_SQE) {
-		qp->eng->st.drop.qp_state++;
+		qp->rdev->st.drop.qp_state++;
 		return;
 	}
 	switch (qp->base.qp_type) {
@@ -667,7 +667,7 @@ tx_ack(struct roce_qp *qp, const struct roce_out *o)
 	uint8_t *p;
 	unsigned int hlen;
 
-	m = roce_frame_start(qp->eng, &qp->path, qp->sport, &p);
+	m = roce_frame_start(qp->rdev, &qp->path, qp->sport, &p);
 	if (m == NULL)
 		return -ENOBUFS;
 	memset(&bth, 0, sizeof(bth));
@@ -680,7 +680,7 @@ tx_ack(struct roce_qp *qp, const struct roce_out *o)
 	ext.msn = o->msn;
 	ext.orig = o->orig;
 	hlen = roce_hdr_encode(p, &bth, &ext);
-	roce_frame_send(qp->eng, m, &qp->path, hlen);
+	roce_frame_send(qp->rdev, m, &qp->path, hlen);
 	if (o->kind == ROCE_OUT_ACK && o->syndrome == ROCE_AETH_ACK_NOCREDIT)
 		qp->ack_last_psn = o->psn;
 	return 0;
@@ -708,7 +708,7 @@ tx_read(struct roce_qp *qp, struct roce_out *o)
 		o->syndrome = ROCE_NAK_REM_ACCESS;
 		return 0;
 	}
-	m = roce_frame_start(qp->eng, &qp->path, qp->sport, &p);
+	m = roce_frame_start(qp->rdev, &qp->path, qp->sport, &p);
 	if (m == NULL)
 		return -ENOBUFS;
 	if (first && last)
@@ -734,7 +734,7 @@ tx_read(struct roce_qp *qp, struct roce_out *o)
 			       NULL) != 0) {
 		if (pay != 0)
 			memcpy(p + hlen, (const void *)(uintptr_t)(o->va + o->off), pay);
-		roce_frame_send(qp->eng, m, &qp->path, hlen + pay);
+		roce_frame_send(qp->rdev, m, &qp->path, hlen + pay);
 	}
 	o->off += pay;
 	o->psn = roce_psn_add(o->psn, 1);

@@ -109,10 +109,9 @@ roce_zc_setup(struct roce_dev *dev)
 					  dev->pdev->socket_id);
 	snprintf(name, sizeof(name), "roce_zc_%u", __atomic_add_fetch(&zc_gen, 1,
 								      __ATOMIC_RELAXED));
-	/* Any lcore returns references (multi-producer), the engines take
-	 * them: a single consumer only when there is one engine. */
+	/* Any lcore returns references (multi-producer), the engine takes them. */
 	zc->free = rte_ring_create(name, ROCE_ZC_REFS, dev->pdev->socket_id,
-				   (dev->nb_eng == 1 ? RING_F_SC_DEQ : 0) | RING_F_EXACT_SZ);
+				   RING_F_SC_DEQ | RING_F_EXACT_SZ);
 	if (zc->slot_out == NULL || zc->key_out == NULL || zc->wake == NULL ||
 	    zc->wake_sum == NULL || zc->free == NULL) {
 		rte_ring_free(zc->free);
@@ -182,35 +181,6 @@ zc_free_cb(void *addr __rte_unused, void *opaque)
 	rte_ring_mp_enqueue(zc->free, r);
 }
 
-/*
- * Mark the QPs of @bits (slots of word @w) for their engines' steps, as
- * roce_qp_wake does. The table is stable: the caller holds an engine flag,
- * and the table changes only with every flag held.
- */
-static void
-wake_word(struct roce_dev *dev, uint32_t w, uint64_t bits)
-{
-	struct roce_engine *eng = &dev->eng[0];
-	struct roce_qp *qp;
-	uint32_t slot;
-
-	if (dev->nb_eng == 1) {
-		/* One engine owns every slot: the whole word at once. */
-		if (__atomic_fetch_or(&eng->qp_act[w], bits, __ATOMIC_RELEASE) == 0)
-			__atomic_fetch_or(&eng->qp_act_sum[w >> 6], RTE_BIT64(w & 63),
-					  __ATOMIC_RELEASE);
-		return;
-	}
-	/* Each QP on its own engine (a slot left empty since: nothing). */
-	while (bits != 0) {
-		slot = w * 64 + (uint32_t)rte_bsf64(bits);
-		bits &= bits - 1;
-		qp = dev->qp_tbl[slot];
-		if (qp != NULL)
-			roce_qp_wake(qp);
-	}
-}
-
 void
 roce_zc_wake(struct roce_dev *dev)
 {
@@ -233,8 +203,11 @@ roce_zc_wake(struct roce_dev *dev)
 			w = s * 64 + (uint32_t)rte_bsf64(sum);
 			sum &= sum - 1;
 			bits = __atomic_exchange_n(&zc->wake[w], 0, __ATOMIC_ACQUIRE);
-			if (bits != 0)
-				wake_word(dev, w, bits);
+			/* as roce_qp_wake: the step runs the marked QPs */
+			if (bits != 0 && __atomic_fetch_or(&dev->qp_act[w], bits,
+							   __ATOMIC_RELEASE) == 0)
+				__atomic_fetch_or(&dev->qp_act_sum[w >> 6], RTE_BIT64(w & 63),
+						  __ATOMIC_RELEASE);
 		}
 	}
 }
@@ -282,12 +255,11 @@ roce_zc_frame_send(struct roce_dev *dev, struct roce_qp *qp, struct rte_mbuf *m,
 
 	if (len < ROCE_MIN_FRAME || pay > UINT16_MAX)
 		return -ENOBUFS; /* too small to be worth it: the copy path */
-	/* The ring's own dequeue: multi-consumer when several engines take. */
-	if (rte_ring_dequeue(zc->free, (void **)&r) != 0)
+	if (rte_ring_sc_dequeue(zc->free, (void **)&r) != 0)
 		return -ENOBUFS;
 	if (rte_pktmbuf_alloc_bulk(dev->mp, seg, 2) != 0) {
 		rte_ring_mp_enqueue(zc->free, r);
-		qp->eng->st.drop.tx_no_mbuf++;
+		dev->st.drop.tx_no_mbuf++;
 		return -ENOBUFS;
 	}
 	iova = zc->iova_va ? (rte_iova_t)va : rte_mem_virt2iova((void *)(uintptr_t)va);
@@ -348,8 +320,8 @@ roce_zc_frame_send(struct roce_dev *dev, struct roce_qp *qp, struct rte_mbuf *m,
 	seg[0]->next = seg[1];
 	m->nb_segs = 3;
 	m->pkt_len = len;
-	qp->eng->zc_frames++;
-	roce_frame_stage(qp->eng, m, path);
+	dev->xst.zc_frames++;
+	roce_frame_stage(dev, m, path);
 	return 0;
 }
 

@@ -58,7 +58,7 @@ rx(struct t_dev *d, const uint8_t *frame, uint32_t len)
 	m->data_len = (uint16_t)len;
 	m->pkt_len = len;
 	roce_engine_lock(dev);
-	dev->eng[0].now = rte_rdtsc();
+	dev->now = rte_rdtsc();
 	roce_engine_rx_frame(dev, m);
 	roce_engine_unlock(dev);
 	rte_pktmbuf_free(m);
