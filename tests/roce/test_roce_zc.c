@@ -225,11 +225,10 @@ probe_zc(int port, const char *extra)
 }
 
 /*
- * The path is chosen at probe: the embedded ring link takes chains
- * (zero-copy by default), zc=0 copies, a port whose PMD offers
+ * The path is chosen at probe: copy by default; with zc=auto the
+ * embedded ring link takes chains (zero-copy), a port whose PMD offers
  * RTE_ETH_TX_OFFLOAD_MULTI_SEGS (net_ring) is zero-copy, and one that does
- * not (net_null, as net_af_xdp in DPDK 22.11) copies by default and
- * refuses zc=1.
+ * not (net_null, as net_af_xdp in DPDK 22.11) copies and refuses zc=1.
  */
 static void
 test_fallback_selection(void **state)
@@ -242,7 +241,7 @@ test_fallback_selection(void **state)
 
 	(void)state;
 	assert_int_equal(t_eal_init(), 0);
-	id = prdma_dev_probe("roce:ring=zc5,side=0");
+	id = prdma_dev_probe("roce:ring=zc5,side=0,zc=auto");
 	assert_true(id >= 0);
 	dev = prdma_dev_open((uint16_t)id);
 	assert_non_null(dev);
@@ -258,7 +257,8 @@ test_fallback_selection(void **state)
 	assert_true(port >= 0);
 	assert_int_equal(rte_eth_dev_info_get((uint16_t)port, &info), 0);
 	assert_true(info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS);
-	assert_int_equal(probe_zc(port, ""), 1);
+	assert_int_equal(probe_zc(port, ""), 0);
+	assert_int_equal(probe_zc(port, ",zc=auto"), 1);
 	assert_int_equal(probe_zc(port, ",zc=1"), 1);
 	assert_int_equal(probe_zc(port, ",zc=0"), 0);
 
@@ -267,6 +267,7 @@ test_fallback_selection(void **state)
 	assert_int_equal(rte_eth_dev_info_get(null_port, &info), 0);
 	assert_false(info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS);
 	assert_int_equal(probe_zc(null_port, ""), 0);
+	assert_int_equal(probe_zc(null_port, ",zc=auto"), 0);
 	assert_int_equal(probe_zc(null_port, ",zc=1"), -1);
 	assert_int_equal(probe_zc(null_port, ",zc=0"), 0);
 }
