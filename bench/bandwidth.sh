@@ -19,7 +19,7 @@ dat=$OUT/bandwidth.dat
 	echo "Both sides in one process on two lcores (\`--loopback\`, the embedded ring link); the"
 	echo "WRITE rows keep 128 requests in flight on one QP. memcpy is one core copying the same"
 	echo "size with rte_memcpy between two DPDK buffers. Gb/s (10^9 bits). The WRITE and READ"
-	echo "columns run the defaults (payloads of 1 KiB and more leave zero-copy from the MR);"
+	echo "columns run zero-copy (\`zc=auto\`: payloads of 1 KiB and more leave from the MR);"
 	echo "the copy column forces every payload to be copied into its frame (\`zc=0\`), the"
 	echo "transmit path before zero-copy, in the same run."
 	echo
@@ -30,11 +30,15 @@ for s in $SIZES; do
 	# a failed run leaves no figure of an earlier one behind
 	rm -f "$OUT/memcpy_$s.json" "$OUT/wbw_$s.json" "$OUT/wbwc_$s.json" "$OUT/rbw_$s.json"
 	perf memcpy_$s memcpy_bw --loopback -n "$MSGS" -s "$s" --report_gbits
-	perf wbw_$s write_bw --loopback -n "$MSGS" -s "$s" --report_gbits
+	perf wbw_$s write_bw --loopback -n "$MSGS" -s "$s" --report_gbits \
+		--devargs "roce:ring=bwz$$,side=0,ip=192.0.2.1,zc=auto" \
+		--devargs "roce:ring=bwz$$,side=1,ip=192.0.2.2,zc=auto"
 	perf wbwc_$s write_bw --loopback -n "$MSGS" -s "$s" --report_gbits \
 		--devargs "roce:ring=bwc$$,side=0,ip=192.0.2.1,zc=0" \
 		--devargs "roce:ring=bwc$$,side=1,ip=192.0.2.2,zc=0"
-	perf rbw_$s read_bw --loopback -n "$MSGS" -s "$s" --report_gbits
+	perf rbw_$s read_bw --loopback -n "$MSGS" -s "$s" --report_gbits \
+		--devargs "roce:ring=brz$$,side=0,ip=192.0.2.1,zc=auto" \
+		--devargs "roce:ring=brz$$,side=1,ip=192.0.2.2,zc=auto"
 	m=$(jget memcpy_$s gbps); w=$(jget wbw_$s gbps); wp=$(jget wbw_$s bw_peak)
 	r=$(jget rbw_$s gbps); wc=$(jget wbwc_$s gbps); wcp=$(jget wbwc_$s bw_peak)
 	echo "| $s | $(calc "$m") | $(calc "$w") | $(calc "$wp") | $(calc "$wc") | $(calc "$wcp") | $(calc "$r") | $(calc "100*$w/$m") | $(calc "100*$wc/$m") | $(jget wbw_$s retransmits) |" >> "$md"
