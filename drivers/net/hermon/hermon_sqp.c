@@ -178,6 +178,24 @@ put_hdr(uint8_t *w, uint32_t off, const uint8_t *h, uint32_t n)
 }
 
 /* The RoCE v1 header of one MAD to @ah (IBA A16.4, 9.2, 9.3). */
+
+/* The headers sit at the Ethernet header's odd offsets: unaligned stores. */
+static inline void
+hdr_put32(uint8_t *p, uint32_t v)
+{
+	rte_be32_t b = rte_cpu_to_be_32(v);
+
+	memcpy(p, &b, sizeof(b));
+}
+
+static inline void
+hdr_put16(uint8_t *p, uint16_t v)
+{
+	rte_be16_t b = rte_cpu_to_be_16(v);
+
+	memcpy(p, &b, sizeof(b));
+}
+
 static int
 build_roce_hdr(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t len,
 	       uint8_t h[HERMON_SQP_ROCE_HLEN])
@@ -203,23 +221,23 @@ build_roce_hdr(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t le
 	h[12] = HERMON_ETHERTYPE_ROCE >> 8;
 	h[13] = HERMON_ETHERTYPE_ROCE & 0xff;
 	v = 6u << 28 | (uint32_t)at->traffic_class << 20 | (at->flow_label & 0xfffff);
-	*(rte_be32_t *)g = rte_cpu_to_be_32(v);
-	*(rte_be16_t *)(g + 4) = rte_cpu_to_be_16(
+	hdr_put32(g, v);
+	hdr_put16(g + 4,
 		(uint16_t)(RTE_ALIGN_CEIL(HERMON_BTH_LEN + HERMON_DETH_LEN + len, 4) + 4));
 	g[6] = HERMON_GRH_NXT_BTH;
 	g[7] = at->hop_limit != 0 ? at->hop_limit : 64;
 	memcpy(g + 24, at->dgid.raw, 16);
 	b[0] = HERMON_BTH_UD_SEND_ONLY;
 	b[1] = (uint8_t)(((wr->send_flags & PRDMA_SEND_SOLICITED) ? 0x80 : 0) | pad << 4);
-	*(rte_be16_t *)(b + 2) = rte_cpu_to_be_16(HERMON_DEFAULT_PKEY);
-	*(rte_be32_t *)(b + 4) = rte_cpu_to_be_32(wr->wr.ud.remote_qpn & 0xffffff);
-	*(rte_be32_t *)(b + 8) = rte_cpu_to_be_32(qp->mlx_psn++ & 0xffffff);
+	hdr_put16(b + 2, HERMON_DEFAULT_PKEY);
+	hdr_put32(b + 4, wr->wr.ud.remote_qpn & 0xffffff);
+	hdr_put32(b + 8, qp->mlx_psn++ & 0xffffff);
 	/* a Q_Key with the MSB set means the QP's own (IBA 10.2.5) */
 	if (qkey & RTE_BIT32(31))
 		qkey = qp->attr.qkey;
-	*(rte_be32_t *)d = rte_cpu_to_be_32(qkey);
+	hdr_put32(d, qkey);
 	/* the source QP on the wire is 1, whatever QPN the block gave it */
-	*(rte_be32_t *)(d + 4) = rte_cpu_to_be_32(1);
+	hdr_put32(d + 4, 1);
 	return 0;
 }
 
