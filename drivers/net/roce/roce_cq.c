@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include <rte_atomic.h>
 #include <rte_malloc.h>
 
 #include "roce.h"
@@ -24,9 +25,18 @@ pow2_ge(uint32_t n)
 static void
 cq_fire(struct roce_cq *cq, const struct prdma_wc *wc)
 {
-	uint32_t arm = __atomic_load_n(&cq->arm, __ATOMIC_ACQUIRE);
+	uint32_t arm;
 	int fire = 0;
 
+	/* Only a CQ with a notification fd can be armed to any effect: the
+	 * others skip the barrier below and the read of the arm. */
+	if (cq->base.event_fd < 0)
+		return;
+	/* full barrier: the head store must be visible before the arm is read
+	 * (pairs with roce_cq_arm), or an arm + poll racing with this entry
+	 * sees neither and the waiter sleeps forever (store-buffer order) */
+	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	arm = __atomic_load_n(&cq->arm, __ATOMIC_ACQUIRE);
 	switch (arm) {
 	case ROCE_ARM_NEXT:
 		fire = 1;
@@ -146,6 +156,9 @@ roce_cq_arm(struct prdma_cq *pcq, enum prdma_cq_arm_flags flags, uint32_t n)
 		__atomic_store_n(&cq->arm, flags == PRDMA_CQ_ARM_SOLICITED ?
 				 ROCE_ARM_SOLICITED : ROCE_ARM_NEXT, __ATOMIC_RELEASE);
 	}
+	/* full barrier: the arm is visible before the caller's next poll reads
+	 * the head (pairs with cq_fire) */
+	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
 	return 0;
 }
 
