@@ -339,12 +339,15 @@ dereg_under_traffic(enum prdma_qp_type type)
 	struct prdma_wc wc[16];
 	struct prdma_mr *mr;
 	struct p_area ar;
+	uint32_t rkey;
 	int n, saw_err = 0;
 
 	p_area_alloc(&ar, P_LEN, 0x00);
 	mr = prdma_mr_reg(p_b.pd, ar.data, P_LEN, PRDMA_ACCESS_LOCAL_WRITE |
 			  PRDMA_ACCESS_REMOTE_WRITE);
 	assert_non_null(mr);
+	/* The handle is gone after the dereg: keep the key the peer holds. */
+	rkey = mr->rkey;
 	p_connect(type, all);
 	memset(p_a.area.data, 0xee, P_LEN);
 	/* Stream until writes are landing. */
@@ -352,7 +355,7 @@ dereg_under_traffic(enum prdma_qp_type type)
 	while (landed_before == 0 && rte_get_tsc_cycles() < end) {
 		if (posted - done < 64 &&
 		    p_post(PRDMA_WR_RDMA_WRITE, 0, 1024, (uintptr_t)ar.data + (posted % 60) * 1024,
-			   mr->rkey, posted) == 0)
+			   rkey, posted) == 0)
 			posted++;
 		n = prdma_cq_poll(p_a.scq, RTE_DIM(wc), wc);
 		for (i = 0; i < (unsigned int)n; i++)
@@ -366,7 +369,7 @@ dereg_under_traffic(enum prdma_qp_type type)
 	/* More in flight, then deregister in the middle of it. */
 	for (i = 0; i < 32 && posted - done < 64; i++)
 		if (p_post(PRDMA_WR_RDMA_WRITE, 0, 1024, (uintptr_t)ar.data + (i % 60) * 1024,
-			   mr->rkey, posted) == 0)
+			   rkey, posted) == 0)
 			posted++;
 	prdma_dev_progress(p_a.dev);
 	assert_int_equal(prdma_mr_dereg(mr), 0);
@@ -377,7 +380,7 @@ dereg_under_traffic(enum prdma_qp_type type)
 	while (rte_get_tsc_cycles() < end) {
 		if (!saw_err && posted - done < 64 &&
 		    p_post(PRDMA_WR_RDMA_WRITE, 0, 1024, (uintptr_t)ar.data + (posted % 60) * 1024,
-			   mr->rkey, posted) == 0) {
+			   rkey, posted) == 0) {
 			posted++;
 			after++;
 		}
