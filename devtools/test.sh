@@ -3,7 +3,7 @@
 # Copyright(c) 2026 The prdma authors
 #
 # Install, build and run every test suite: the release build with all suites,
-# then an ASan+UBSan build with the unit and conformance suites, then a
+# then an ASan+UBSan build with the unit, conformance and protection suites, then a
 # clang build (warnings as errors). Ends with the summary line
 # "N passed, N failed" summed from meson test's own summaries.
 
@@ -46,7 +46,8 @@ fi
 prdma_build "$PRDMA_TOP/build-asan" -Dsanitize_address_undefined=true -Db_lundef=false
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	run_suite asan "$PRDMA_TOP/build-asan" --num-processes 1 --suite unit --suite conformance
+	run_suite asan "$PRDMA_TOP/build-asan" --num-processes 1 --suite unit --suite conformance \
+		--suite protection
 
 say "clang build (warnings as errors)"
 if CC=clang prdma_build "$PRDMA_TOP/build-clang" -Dtests=true; then

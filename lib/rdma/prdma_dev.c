@@ -173,6 +173,7 @@ prdma_dev_remove(uint16_t dev_id)
 
 	if (dev->ops->dev_remove != NULL)
 		dev->ops->dev_remove(dev);
+	prdma__obj_cache_free(dev);
 	pthread_mutex_destroy(&dev->lock);
 	pthread_mutex_destroy(&dev->ev_lock);
 	rte_free(dev);

@@ -262,16 +262,21 @@ enum prdma__obj_kind {
 /** @internal A live object's marker: "PRD" and its kind. */
 #define PRDMA__OBJ_MAGIC(kind) (0x50524400u | (uint32_t)(kind))
 
+/** @internal Number of object kinds, for per-kind tables. */
+#define PRDMA__OBJ_KINDS (PRDMA__OBJ_AH + 1)
+
 /**
  * @internal Every object handle (PD, MR, MW, CQ, SRQ, QP, AH) is preceded
  * by this header, one cache line before it. The marker is set when the
- * object is created and cleared before it is freed, so a call on a
- * destroyed handle fails with EINVAL (doc/security.md says exactly when
- * that is guaranteed).
+ * object is created and cleared at destroy; the memory then stays the
+ * device's (kept for the next object of the same kind, freed when the
+ * device is removed), so a call on a destroyed handle reads memory the
+ * library owns and fails with EINVAL (doc/security.md says exactly when).
  */
 struct prdma__obj_hdr {
 	uint32_t magic;
 	uint32_t kind;
+	void *next_free;          /**< link in the device's cache of dead objects */
 } __rte_cache_aligned;
 
 /** @internal 1 if @p obj is a live handle of @p kind. */

@@ -38,6 +38,7 @@ int prdma__dev_attr(struct prdma_dev *dev, struct prdma_dev_attr *attr);
 void *prdma__obj_alloc(struct prdma_dev *dev, size_t size, const char *what,
 		       enum prdma__obj_kind kind);
 void prdma__obj_free(struct prdma_dev *dev, void *obj);
+void prdma__obj_cache_free(struct prdma_dev *dev);
 
 /*
  * A handle passed to the public API: EINVAL (rte_errno too) unless it is a

@@ -150,6 +150,8 @@ struct prdma_dev {
 	struct prdma_obj_size obj_size;    /**< set by the provider's probe */
 	void *priv;                        /**< the provider's device */
 	uint32_t objects;                  /**< live objects (PD, CQ, ...) */
+	/** dead objects' memory per kind, reused first (guarded by lock) */
+	struct prdma__obj_hdr *obj_cache[PRDMA__OBJ_KINDS];
 	TAILQ_HEAD(, prdma_qp) qps;        /**< live QPs (guarded by lock) */
 	/** Counters the library keeps (CM, CQ errors); atomic updates. */
 	uint64_t lib_cnt[PRDMA_DEV_CNT_MAX];
