@@ -7,8 +7,9 @@
 # namespaces joined by a veth pair, net_af_packet on each end (the link is
 # up before the peer starts, which perftest checks at start-up). RC
 # ib_write_lat, ib_read_lat and ib_send_bw between two Debian binaries, and
-# ib_write_lat against prdma-perf -R on either side, and the UD
-# ib_send_lat -R -c UD client against a prdma-perf server. Output is line
+# ib_write_lat against prdma-perf -R on either side, and UD through SIDR:
+# ib_send_lat -R -c UD Debian against Debian and against prdma-perf on
+# either side, ib_send_bw -R -c UD Debian against Debian. Output is line
 # buffered (stdbuf) so the client starts once the server waits for it; a
 # client rejected because it still came before the server's rdma_listen is
 # run once more.
@@ -140,6 +141,13 @@ run read_lat debian debian read_lat -n 200 -s 64
 run send_bw debian debian send_bw -n 200 -s 4096
 run write_lat_vs_prdma_server prdma debian write_lat -n 200 -s 64
 run write_lat_vs_prdma_client debian prdma write_lat -n 200 -s 64
-# UD through SIDR: Debian's client resolves prdma-perf's QP and sends.
+# UD through SIDR: the client resolves the server's QP and sends it its
+# own QPN; the server makes its reply AH from that datagram's completion
+# and GRH area (ibv_create_ah_from_wc on an IPv4 RoCEv2 datagram) and
+# sends back. perftest does not check that AH for NULL: a wrong GRH
+# reading showed as "Couldn't post send: scnt=1" on Debian's server.
+run ud_send_lat debian debian send_lat -c UD -n 100 -s 64
 run ud_send_lat_vs_prdma_server prdma debian send_lat -c UD -n 100 -s 64
+run ud_send_lat_vs_prdma_client debian prdma send_lat -c UD -n 100 -s 64
+run ud_send_bw debian debian send_bw -c UD -n 200 -s 1024
 [ "$fails" -eq 0 ]
