@@ -155,15 +155,18 @@ read_conf(struct pv_conf *c)
 }
 
 /*
- * Software RoCE devices progress on their own thread unless told
- * otherwise: verbs programs often spin on memory a peer writes and never
- * poll a CQ in the meantime.
+ * Software RoCE devices progress in hybrid mode unless told otherwise:
+ * verbs programs often spin on memory a peer writes, or sleep on a CQ
+ * event, and never poll in the meantime, so a progress thread must step
+ * for them; but a thread busy next to a program that polls doubles the
+ * busy threads of the process. In hybrid mode the polls and posts step
+ * the engine themselves and the thread steps only while nobody polls.
  */
 static void
 devargs_with_progress(char *out, size_t len, const char *devargs)
 {
 	if (strncmp(devargs, "roce:", 5) == 0 && strstr(devargs, "progress=") == NULL)
-		snprintf(out, len, "%s,progress=thread", devargs);
+		snprintf(out, len, "%s,progress=hybrid", devargs);
 	else
 		snprintf(out, len, "%s", devargs);
 }

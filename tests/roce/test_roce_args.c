@@ -60,6 +60,10 @@ test_all_keys(void **state)
 	assert_int_equal(c.port, 3);
 	assert_int_equal(c.gid.raw[0], 0xfe);
 	assert_int_equal(c.progress_thread, 0);
+	assert_int_equal(c.progress_hybrid, 0);
+	assert_int_equal(roce_args_parse("ring=h,progress=hybrid", &c), 0);
+	assert_int_equal(c.progress_thread, 1);
+	assert_int_equal(c.progress_hybrid, 1);
 	assert_int_equal(roce_args_parse("port=0x1,mtu=256", &c), 0);
 	assert_int_equal(c.port, 1);
 	assert_int_equal(c.mtu, PRDMA_MTU_256);

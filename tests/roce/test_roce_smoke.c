@@ -158,6 +158,71 @@ test_rc_ring_thread(void **state)
 	t_pair_close(s);
 }
 
+static void
+test_rc_ring_hybrid(void **state)
+{
+	struct t_side s[2];
+
+	(void)state;
+	t_pair_open(s, "roce:ring=sm3,side=0,progress=hybrid",
+		    "roce:ring=sm3,side=1,progress=hybrid");
+	t_pair_connect(s, PRDMA_QPT_RC, 0);
+	rc_ops(s);
+	t_pair_close(s);
+}
+
+/* Spin on a byte until it reads @v (never polling anything), 10 s at most. */
+static void
+spin_for(const uint8_t *p, uint8_t v, const char *what, unsigned int round)
+{
+	uint64_t deadline = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
+
+	while (__atomic_load_n(p, __ATOMIC_ACQUIRE) != v)
+		if (rte_get_timer_cycles() > deadline)
+			fail_msg("round %u: %s never landed", round, what);
+}
+
+/*
+ * progress=hybrid: a program that spins on memory the peer WRITEs
+ * (perftest's write_lat) polls nothing while it waits, so the progress
+ * thread must step for it, also right after a long stretch of CQ polls
+ * that sent the thread to nap. A WRITE ping-pong with both sides spinning
+ * on memory, every tenth round after 5 ms of polling an empty CQ.
+ */
+static void
+test_hybrid_memory_spin(void **state)
+{
+	struct prdma_wc wc;
+	struct t_side s[2];
+	unsigned int r;
+	uint64_t until;
+	uint8_t v;
+
+	(void)state;
+	t_pair_open(s, "roce:ring=sm4,side=0,progress=hybrid",
+		    "roce:ring=sm4,side=1,progress=hybrid");
+	t_pair_connect(s, PRDMA_QPT_RC, 0);
+	for (r = 0; r < 200; r++) {
+		v = (uint8_t)(r + 1);
+		if (r % 10 == 0) {
+			until = rte_get_timer_cycles() + rte_get_timer_hz() / 200;
+			while (rte_get_timer_cycles() < until)
+				assert_int_equal(prdma_cq_poll(s[0].rcq, 1, &wc), 0);
+		}
+		s[0].buf[0] = v;
+		assert_int_equal(t_post(&s[0], PRDMA_WR_RDMA_WRITE, 0, 1,
+					(uintptr_t)(s[1].buf + 4096), s[1].mr->rkey, r), 0);
+		spin_for(s[1].buf + 4096, v, "the ping", r);
+		s[1].buf[0] = v;
+		assert_int_equal(t_post(&s[1], PRDMA_WR_RDMA_WRITE, 0, 1,
+					(uintptr_t)(s[0].buf + 4096), s[0].mr->rkey, r), 0);
+		spin_for(s[0].buf + 4096, v, "the pong", r);
+		expect_wc(s, s[0].scq, r, PRDMA_WC_RDMA_WRITE, PRDMA_WC_SUCCESS);
+		expect_wc(s, s[1].scq, r, PRDMA_WC_RDMA_WRITE, PRDMA_WC_SUCCESS);
+	}
+	t_pair_close(s);
+}
+
 /*
  * With the progress thread, a send completion must not be seen before its
  * send-queue slot is free again: a verbs program with a full queue posts
@@ -389,6 +454,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rc_ring_inline),
 		cmocka_unit_test(test_rc_ring_thread),
+		cmocka_unit_test(test_rc_ring_hybrid),
+		cmocka_unit_test(test_hybrid_memory_spin),
 		cmocka_unit_test(test_rc_thread_slot_before_wc),
 		cmocka_unit_test(test_ud_ring),
 		cmocka_unit_test(test_port_mode),

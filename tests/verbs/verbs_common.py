@@ -46,7 +46,7 @@ def side(kind, role, sock, tag, lcore, me, libdir, args, perf=None, perf_test=No
     other = 1 - me
     if kind == "verbs":
         argv = [need(args[0])] + list(args[1:]) + ([host] if host else [])
-        env = verbs_env(libdir, eal, devargs(me))
+        env = verbs_env(libdir, eal, devargs(me) + dev_extra)
         if host:
             # The memif link comes up in both processes at once: the
             # client gives the server time to reach its listen().
@@ -89,7 +89,9 @@ def run_pair_once(sv, cl, sock, timeout):
     return srv.returncode, sout, crc, cout
 
 
-LOAD_SYMPTOMS = ("state is Down", "Failed to connect socket", "retry counter exceeded")
+# "Failed status 12" is perftest's way of saying IBV_WC_RETRY_EXC_ERR.
+LOAD_SYMPTOMS = ("state is Down", "Failed to connect socket", "retry counter exceeded",
+                 "Failed status 12")
 
 
 def run_pair(name, sv, cl, sock, timeout=90):

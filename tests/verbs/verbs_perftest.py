@@ -33,6 +33,7 @@ GROUPS = {
         ("ib_read_bw", "read_bw", ["-n", "500"]),
         ("ib_send_bw", "send_bw", ["-n", "500"]),
         ("ib_send_bw", "send_bw", ["-n", "500", "-c", "UC"]),
+        ("ib_send_bw", "send_bw", ["-n", "500", "-c", "UC", "-s", "1024"]),
         ("ib_send_bw", "send_bw", ["-n", "500", "-c", "UD"]),
     ],
     "atomic": [
@@ -63,10 +64,12 @@ def main():
         for j, mode in enumerate(("verbs", "perf", "perf-client")):
             if ptest is None and mode != "verbs":
                 continue  # prdma-perf has no such test
-            if mode == "perf-client" and binary == "ib_send_bw" and "-c" in args:
-                # Unreliable SENDs from prdma-perf outrun the Debian
-                # receiver's re-posting: a lost message leaves perftest's
-                # server waiting (seen: exit 17). Not a verbs question.
+            if mode == "perf-client" and binary == "ib_send_bw" and "UC" in args and \
+                    "-s" not in args:
+                # 64 KiB UC messages from prdma-perf: Debian's server saw
+                # 484-493 of 500 in two of four runs and waited for the
+                # rest (exit 17); not yet explained (doc/guides/verbs.md).
+                # One-packet messages (-s 1024) run instead.
                 continue
             port = base + 3 * i + j
             name = "%s %s (%s)" % (binary, " ".join(args), {

@@ -94,6 +94,7 @@ struct roce_cfg {
 	uint8_t mtu;              /* enum prdma_mtu cap, 0 = automatic */
 	char pcap[PATH_MAX];
 	uint8_t progress_thread;
+	uint8_t progress_hybrid;  /* with progress_thread: pollers step too */
 	char name[PRDMA_DEV_NAME_LEN];
 	uint16_t burst;
 	char iface[32];           /* kernel interface of the port, "" = find it */
@@ -723,6 +724,9 @@ struct roce_dev {
 	pthread_t thread;
 	volatile int thread_run;
 	uint8_t thread_started;
+	/* progress=hybrid: set by a poller, cleared by the thread; its own
+	 * line, written at most once per thread look. */
+	uint32_t polled __rte_cache_aligned;
 
 	struct roce_stats st;
 	struct prdma_roce_stats xst;      /* provider-specific statistics */
@@ -768,6 +772,24 @@ void roce_engine_lock(struct roce_dev *dev);
 int roce_engine_poll(struct roce_dev *dev);
 /* One step with the flag held. */
 int roce_engine_step(struct roce_dev *dev);
+
+/*
+ * Whether a poll call steps the engine itself: inline progress, and
+ * hybrid (the thread then stays out of the way while someone polls).
+ */
+static inline bool
+roce_engine_polls(struct roce_dev *dev)
+{
+	if (!dev->cfg.progress_thread)
+		return true;
+	if (!dev->cfg.progress_hybrid)
+		return false;
+	/* relaxed: a hint to the thread only; read first so that a
+	 * spinning poller writes the line once per thread look */
+	if (__atomic_load_n(&dev->polled, __ATOMIC_RELAXED) == 0)
+		__atomic_store_n(&dev->polled, 1, __ATOMIC_RELAXED);
+	return true;
+}
 /* Transmit only @qp's pending work (post_send fast path, flag held). */
 void roce_engine_kick(struct roce_dev *dev, struct roce_qp *qp);
 int roce_engine_thread_start(struct roce_dev *dev);

@@ -162,12 +162,17 @@ arg_progress(const char *key, const char *value, void *opaque)
 {
 	struct roce_cfg *cfg = opaque;
 
-	if (strcmp(value, "inline") == 0)
+	cfg->progress_hybrid = 0;
+	if (strcmp(value, "inline") == 0) {
 		cfg->progress_thread = 0;
-	else if (strcmp(value, "thread") == 0)
+	} else if (strcmp(value, "thread") == 0) {
 		cfg->progress_thread = 1;
-	else
-		return bad(key, value, "\"inline\" or \"thread\" expected");
+	} else if (strcmp(value, "hybrid") == 0) {
+		cfg->progress_thread = 1;
+		cfg->progress_hybrid = 1;
+	} else {
+		return bad(key, value, "\"inline\", \"thread\" or \"hybrid\" expected");
+	}
 	return 0;
 }
 

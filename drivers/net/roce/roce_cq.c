@@ -168,7 +168,7 @@ roce_poll_cq(struct prdma_cq *pcq, uint16_t nb, struct prdma_wc *wc)
 	struct roce_cq *cq = (struct roce_cq *)pcq;
 	uint32_t head, tail = cq->tail, n, i;
 
-	if (!cq->rdev->cfg.progress_thread)
+	if (roce_engine_polls(cq->rdev))
 		roce_engine_poll(cq->rdev);
 	/* acquire: entries up to head are fully written */
 	head = __atomic_load_n(&cq->head, __ATOMIC_ACQUIRE);
@@ -185,7 +185,7 @@ roce_peek_cq(struct prdma_cq *pcq)
 {
 	struct roce_cq *cq = (struct roce_cq *)pcq;
 
-	if (!cq->rdev->cfg.progress_thread)
+	if (roce_engine_polls(cq->rdev))
 		roce_engine_poll(cq->rdev);
 	/* acquire: pairs with the producer's release of head */
 	return (int)(__atomic_load_n(&cq->head, __ATOMIC_ACQUIRE) - cq->tail);

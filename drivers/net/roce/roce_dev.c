@@ -488,7 +488,7 @@ roce_dev_progress(struct prdma_dev *pdev)
 {
 	struct roce_dev *dev = roce_dev_of(pdev);
 
-	if (dev->cfg.progress_thread)
+	if (!roce_engine_polls(dev))
 		return 0;
 	return roce_engine_poll(dev);
 }

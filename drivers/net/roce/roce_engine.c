@@ -756,14 +756,46 @@ roce_engine_kick(struct roce_dev *dev, struct roce_qp *qp)
 	tx_flush(dev);
 }
 
+/* progress=hybrid: watch a poller this long, then nap this long at a time. */
+#define ROCE_HYBRID_WATCH_US 200
+#define ROCE_HYBRID_NAP_US 50
+#define ROCE_HYBRID_PAUSES 32
+
 static uint32_t
 engine_thread(void *arg)
 {
 	struct roce_dev *dev = arg;
+	uint64_t watch = 0, now;
+	const uint64_t watch_max = rte_get_tsc_hz() / 1000000 * ROCE_HYBRID_WATCH_US;
 	unsigned int idle = 0;
 	int n;
 
 	while (__atomic_load_n(&dev->thread_run, __ATOMIC_ACQUIRE)) {
+		/*
+		 * progress=hybrid: someone polled since the last look, and
+		 * polls step the engine: stay off the engine flag and watch,
+		 * so that a poller turning to spin on memory (ib_write_lat
+		 * between its CQ polls) is covered at once; once it has kept
+		 * polling for a while, nap instead, leaving the core to it
+		 * (two busy threads per process do not fit a small machine).
+		 */
+		if (dev->cfg.progress_hybrid &&
+		    __atomic_exchange_n(&dev->polled, 0, __ATOMIC_RELAXED) != 0) {
+			now = rte_get_tsc_cycles();
+			if (watch == 0)
+				watch = now;
+			if (now - watch > watch_max) {
+				usleep(ROCE_HYBRID_NAP_US);
+			} else {
+				/* a look per microsecond or so: each one
+				 * costs the poller a cache miss */
+				for (n = 0; n < ROCE_HYBRID_PAUSES; n++)
+					rte_pause();
+			}
+			idle = 0;
+			continue;
+		}
+		watch = 0;
 		n = 0;
 		if (roce_engine_trylock(dev)) {
 			n = roce_engine_step(dev);

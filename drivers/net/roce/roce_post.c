@@ -176,7 +176,8 @@ roce_post_send(struct prdma_qp *pqp, const struct prdma_send_wr *wr,
 	}
 	/* release: the WQEs are written before the engine sees the new head */
 	__atomic_store_n(&qp->sq_head, head, __ATOMIC_RELEASE);
-	if (!dev->cfg.progress_thread && roce_engine_trylock(dev)) {
+	if ((!dev->cfg.progress_thread || dev->cfg.progress_hybrid) &&
+	    roce_engine_trylock(dev)) {
 		roce_engine_kick(dev, qp);
 		roce_engine_unlock(dev);
 	} else {
