@@ -147,6 +147,8 @@ struct hermon_dev {
 	bool hca_init;
 	struct hermon_eq eq;
 	struct hermon_port port[HERMON_MAX_PORTS];
+	uint64_t node_guid;              /**< NodeInfo (MAD_IFC), host order */
+	uint64_t sys_image_guid;         /**< NodeInfo (MAD_IFC), host order */
 	bool fatal;
 	uint32_t catas_syndrome;
 	pthread_mutex_t ev_lock;         /**< EQ polling: progress vs queries */
