@@ -3,8 +3,9 @@
  */
 
 /*
- * MAD_IFC and the embedded SMA (F7, F8, F29 of issue 14): the firmware's
- * node GUID, an IB port's GID 0 from its subnet prefix and port GUID, the PortInfo
+ * MAD_IFC and the embedded SMA (F7, F8, F29 of issue 14): the IB bring-up
+ * against the Linux sequence (bringup-ib.trace), the firmware's node GUID,
+ * an IB port's GID 0 from its subnet prefix and port GUID, the PortInfo
  * default capability mask handed back in SET_PORT(IB), the MADs the agent
  * refuses, and a subnet manager's PortInfo sets taking a port from INIT
  * through ARMED to ACTIVE with a LID.
@@ -26,10 +27,15 @@
 
 #include "prdma_provider.h"
 #include "t_eal.h"
+#include "t_hermon_trace_match.h"
 #include "hermon_dev.h"
 #include "hermon_mad.h"
 #include "hermon_model.h"
 
+#define T_MAX_EV 4096
+#define T_MAX_STEPS 128
+
+static struct hermon_model_trace_ev ev[T_MAX_EV];
 
 struct side {
 	struct hermon_model *m;
@@ -40,7 +46,7 @@ struct side {
 
 /* A dual-port IB-only model and the device probed on it. */
 static void
-ib_open(struct side *s, const char *name)
+ib_open(struct side *s, const char *name, bool trace)
 {
 	struct hermon_model_conf c = { .name = name, .ports = 2, .port_types = 1,
 				       .port_type = 1 };
@@ -48,6 +54,8 @@ ib_open(struct side *s, const char *name)
 
 	s->m = hermon_model_create(&c);
 	assert_non_null(s->m);
+	if (trace)
+		assert_int_equal(hermon_model_trace_start(s->m, 1u << 16), 0);
 	snprintf(args, sizeof(args), "hermon:model,name=%s", name);
 	s->id = prdma_dev_probe(args);
 	assert_true(s->id >= 0);
@@ -62,6 +70,23 @@ ib_close(struct side *s)
 	prdma_dev_close(s->dev);
 	assert_int_equal(prdma_dev_remove((uint16_t)s->id), 0);
 	hermon_model_put(s->m);
+}
+
+static unsigned int
+trace_get(struct hermon_model *m)
+{
+	struct hermon_model_trace_ev tmp[64];
+	uint32_t total, lost = 0, got, i, n = 0, first = 0;
+
+	do {
+		got = hermon_model_trace_read(m, first, tmp, RTE_DIM(tmp), &total, &lost);
+		for (i = 0; i < got; i++)
+			if (tmp[i].kind != HERMON_MODEL_TRACE_DB && n < T_MAX_EV)
+				ev[n++] = tmp[i];
+		first += got;
+	} while (got != 0);
+	assert_int_equal(lost, 0);
+	return n;
 }
 
 /* A raw SMP to port @port's agent; the command's result, *status the MAD's. */
@@ -94,6 +119,34 @@ raw_smp(struct side *s, uint8_t port, uint8_t op_mod, uint8_t base, uint8_t cls,
 	return ret;
 }
 
+/*
+ * F7/F29/F8 as data: the IB bring-up issues MAD_IFC where Linux does
+ * (PortInfo before each SET_PORT(IB), NodeInfo, the GID reads) and hands
+ * the default capability mask back in SET_PORT dword 1.
+ */
+static void
+test_ib_bringup_trace(void **state)
+{
+	static struct t_tr_step steps[T_MAX_STEPS];
+	struct side s;
+	char path[512];
+	unsigned int n, i;
+	int ns;
+
+	(void)state;
+	ib_open(&s, "tmadt", true);
+	n = trace_get(s.m);
+	snprintf(path, sizeof(path), "%s/bringup-ib.trace", T_TRACE_DIR);
+	ns = t_tr_load(path, steps, T_MAX_STEPS);
+	assert_true(ns > 0);
+	if (t_tr_match(steps, (unsigned int)ns, ev, n) != 0) {
+		for (i = 0; i < n; i++)
+			t_tr_print(stderr, &ev[i]);
+		fail_msg("bringup-ib.trace: the PMD's sequence differs");
+	}
+	ib_close(&s);
+}
+
 /* F8: an IB port's GID 0 is the SMA's prefix + port GUID, not the MAC's EUI-64. */
 static void
 test_ib_gid_from_port_guid(void **state)
@@ -104,7 +157,7 @@ test_ib_gid_from_port_guid(void **state)
 	uint8_t p;
 
 	(void)state;
-	ib_open(&s, "tmadg");
+	ib_open(&s, "tmadg", false);
 	assert_int_equal(prdma_dev_query(s.dev, &da), 0);
 	assert_true(da.node_guid == hermon_model_node_guid(s.m));
 	for (p = 1; p <= 2; p++) {
@@ -125,7 +178,7 @@ test_ib_cap_mask_default(void **state)
 	struct side s;
 
 	(void)state;
-	ib_open(&s, "tmadc");
+	ib_open(&s, "tmadc", false);
 	assert_int_equal(prdma_port_query(s.dev, 1, &pa), 0);
 	assert_int_equal(pa.port_cap_flags & HERMON_MODEL_DEFAULT_CAP_MASK,
 			 HERMON_MODEL_DEFAULT_CAP_MASK);
@@ -142,7 +195,7 @@ test_mad_ifc_refused(void **state)
 	struct side s;
 
 	(void)state;
-	ib_open(&s, "tmadr");
+	ib_open(&s, "tmadr", false);
 	/* no port 3: the command fails */
 	assert_int_equal(raw_smp(&s, 3, 3, 1, HERMON_MGMT_CLASS_SUBN_LID, 1,
 				 HERMON_SMP_ATTR_NODE_INFO, 0, 0, NULL, out, &st), -EINVAL);
@@ -226,7 +279,7 @@ test_sm_activates_port(void **state)
 	bool active = false;
 
 	(void)state;
-	ib_open(&s, "tmads");
+	ib_open(&s, "tmads", false);
 	port_is(&s, 1, PRDMA_PORT_INIT, 0);
 	port_is(&s, 2, PRDMA_PORT_INIT, 0);
 	assert_int_equal(hermon_mad_subn(s.hd, 2, 1, HERMON_SMP_ATTR_PORT_INFO, 2, NULL, d),
@@ -270,6 +323,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ib_bringup_trace),
 		cmocka_unit_test(test_ib_gid_from_port_guid),
 		cmocka_unit_test(test_ib_cap_mask_default),
 		cmocka_unit_test(test_mad_ifc_refused),
