@@ -162,6 +162,7 @@ struct hermon_dev {
 	struct hermon_qp **qp_table;     /**< by QPN (guarded by ev_lock) */
 	uint32_t sqp_base;               /**< CONF_SPECIAL_QP block, 0: none */
 	struct hermon_qp *gsi[2];        /**< each port's GSI QP (QP1) */
+	struct hermon_qp *smi[2];        /**< each port's SMI QP (QP0) */
 	struct hermon_cq **cq_table;
 	struct hermon_srq **srq_table;
 	uint8_t *uar;                    /**< the UAR page of QPs and CQs */

@@ -149,7 +149,8 @@ struct hermon_qp {
 	struct prdma_qp_attr attr;
 	/* hermon_sqp.c: the GSI QP (QP1), an MLX QP whose WQEs carry headers */
 	bool mlx;
-	uint8_t gsi_port;
+	uint8_t gsi_port;                /* the port of QP0/QP1 */
+	uint8_t sqp_wire;                /* 0: SMI (QP0), 1: GSI (QP1) */
 	uint32_t mlx_psn;
 };
 
