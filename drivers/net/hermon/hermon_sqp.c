@@ -68,30 +68,40 @@ hermon_sqp_release(struct hermon_dev *hd)
 	hd->sqp_base = 0;
 }
 
-int
-hermon_sqp_gsi_claim(struct hermon_dev *hd, struct hermon_qp *qp)
+/* The slot of QP @wire of port @port (each port has one QP0 and one QP1). */
+static struct hermon_qp **
+sqp_slot(struct hermon_dev *hd, uint8_t wire, uint8_t port)
 {
+	return wire == 0 ? &hd->smi[port - 1] : &hd->gsi[port - 1];
+}
+
+int
+hermon_sqp_claim(struct hermon_dev *hd, struct hermon_qp *qp, uint8_t wire)
+{
+	struct hermon_qp **slot = sqp_slot(hd, wire, 1);
+
 	if (hd->sqp_base == 0) {
 		rte_errno = ENOTSUP;
 		return -ENOTSUP;
 	}
 	pthread_mutex_lock(&hd->ev_lock);
-	if (hd->gsi[0] != NULL) {
+	if (*slot != NULL) {
 		pthread_mutex_unlock(&hd->ev_lock);
 		rte_errno = EBUSY;
 		return -EBUSY;
 	}
-	hd->gsi[0] = qp;
+	*slot = qp;
 	pthread_mutex_unlock(&hd->ev_lock);
 	qp->mlx = true;
+	qp->sqp_wire = wire;
 	qp->gsi_port = 1;
-	qp->qpn = hermon_sqp_qpn(hd->sqp_base, 1, 1);
+	qp->qpn = hermon_sqp_qpn(hd->sqp_base, 1, wire);
 	return 0;
 }
 
-/* Move a GSI QP still in RESET to port @port's QPN (QP1 is per port). */
+/* Move a QP0/QP1 still in RESET to port @port's QPN. */
 int
-hermon_sqp_gsi_port(struct hermon_qp *qp, uint8_t port)
+hermon_sqp_port(struct hermon_qp *qp, uint8_t port)
 {
 	struct hermon_dev *hd = qp->hd;
 	uint32_t qpn;
@@ -100,21 +110,26 @@ hermon_sqp_gsi_port(struct hermon_qp *qp, uint8_t port)
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
+	/* only an InfiniBand port has subnet management (QP0) */
+	if (qp->sqp_wire == 0 && hd->port[port - 1].type != HERMON_PORT_TYPE_IB) {
+		rte_errno = ENOTSUP;
+		return -ENOTSUP;
+	}
 	if (port == qp->gsi_port)
 		return 0;
 	if (qp->pub.state != PRDMA_QPS_RESET) {
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
-	qpn = hermon_sqp_qpn(hd->sqp_base, port, 1);
+	qpn = hermon_sqp_qpn(hd->sqp_base, port, qp->sqp_wire);
 	pthread_mutex_lock(&hd->ev_lock);
-	if (hd->gsi[port - 1] != NULL) {
+	if (*sqp_slot(hd, qp->sqp_wire, port) != NULL) {
 		pthread_mutex_unlock(&hd->ev_lock);
 		rte_errno = EBUSY;
 		return -EBUSY;
 	}
-	hd->gsi[qp->gsi_port - 1] = NULL;
-	hd->gsi[port - 1] = qp;
+	*sqp_slot(hd, qp->sqp_wire, qp->gsi_port) = NULL;
+	*sqp_slot(hd, qp->sqp_wire, port) = qp;
 	if (hd->qp_table[qp->qpn] == qp)
 		hd->qp_table[qp->qpn] = NULL;
 	hd->qp_table[qpn] = qp;
@@ -127,13 +142,14 @@ hermon_sqp_gsi_port(struct hermon_qp *qp, uint8_t port)
 }
 
 void
-hermon_sqp_gsi_free(struct hermon_qp *qp)
+hermon_sqp_free(struct hermon_qp *qp)
 {
 	struct hermon_dev *hd = qp->hd;
 
 	pthread_mutex_lock(&hd->ev_lock);
-	if (qp->gsi_port >= 1 && qp->gsi_port <= 2 && hd->gsi[qp->gsi_port - 1] == qp)
-		hd->gsi[qp->gsi_port - 1] = NULL;
+	if (qp->gsi_port >= 1 && qp->gsi_port <= 2 &&
+	    *sqp_slot(hd, qp->sqp_wire, qp->gsi_port) == qp)
+		*sqp_slot(hd, qp->sqp_wire, qp->gsi_port) = NULL;
 	pthread_mutex_unlock(&hd->ev_lock);
 }
 
