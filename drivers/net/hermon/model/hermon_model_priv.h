@@ -222,6 +222,7 @@ struct hermon_model {
 	bool sqp_conf;                        /* a special-QP block is set */
 	uint32_t sqp_base;                    /* its first QPN */
 	uint64_t sqp_drops;                   /* special-QP frames nobody took */
+	uint64_t sqp_ib_sent;                 /* LRH-framed MADs delivered */
 	uint32_t mgid_hash_value;
 	struct hm_sma_port sma[2];            /* hermon_model_sma.c */
 };
