@@ -561,6 +561,17 @@ struct prdma_qp_init_attr {
  */
 #define PRDMA_QP_CREATE_GSI RTE_BIT32(0)
 
+/**
+ * prdma_qp_init_attr.create_flags: the port's Subnet Management Interface QP
+ * (QP0, a UD QP for subnet management packets on an InfiniBand port: sent
+ * on VL15 without a GRH, to the AH's DLID, any Q_Key; received from any
+ * node's QP0). It is for a subnet manager and for the agent that hands
+ * received SMPs to the device's SMA. One per port; -EBUSY when it exists,
+ * -ENOTSUP where the provider has none (RoCE has no QP0), -EINVAL with
+ * PRDMA_QP_CREATE_GSI. Its qp_num is 0.
+ */
+#define PRDMA_QP_CREATE_SMI RTE_BIT32(1)
+
 /** The GSI QP's well-known (controlled) Q_Key. */
 #define PRDMA_GSI_QKEY 0x80010000u
 

@@ -47,8 +47,10 @@ prdma_qp_create(struct prdma_pd *pd, struct prdma_qp_init_attr *attr)
 	}
 	if ((attr->qp_type != PRDMA_QPT_RC && attr->qp_type != PRDMA_QPT_UC &&
 	     attr->qp_type != PRDMA_QPT_UD) ||
-	    (attr->create_flags & ~PRDMA_QP_CREATE_GSI) != 0 ||
-	    ((attr->create_flags & PRDMA_QP_CREATE_GSI) && attr->qp_type != PRDMA_QPT_UD)) {
+	    (attr->create_flags & ~(PRDMA_QP_CREATE_GSI | PRDMA_QP_CREATE_SMI)) != 0 ||
+	    (attr->create_flags & (PRDMA_QP_CREATE_GSI | PRDMA_QP_CREATE_SMI)) ==
+	    (PRDMA_QP_CREATE_GSI | PRDMA_QP_CREATE_SMI) ||
+	    (attr->create_flags != 0 && attr->qp_type != PRDMA_QPT_UD)) {
 		rte_errno = EINVAL;
 		return NULL;
 	}

@@ -21,6 +21,7 @@
 #include "hermon_barrier.h"
 #include "hermon_cmd.h"
 #include "hermon_logs.h"
+#include "hermon_mad_wire.h"
 #include "hermon_mmio.h"
 #include "hermon_prm_ext.h"
 
@@ -459,6 +460,15 @@ int
 hermon_cmd_conf_special_qp(struct hermon_cmd *c, uint32_t base)
 {
 	return cmd_run(c, NULL, 0, NULL, 0, 0, base, 0, HERMON_CMD_CONF_SPECIAL_QP, NULL);
+}
+
+int
+hermon_cmd_mad_ifc(struct hermon_cmd *c, uint8_t port, uint8_t op_mod, const void *in_mad,
+		   void *out_mad)
+{
+	/* no received work completion: no extended info, in_mod = the port */
+	return cmd_run(c, in_mad, HERMON_MAD_SIZE, out_mad, HERMON_MAD_SIZE, 0, port, op_mod,
+		       HERMON_CMD_MAD_IFC, NULL);
 }
 
 int

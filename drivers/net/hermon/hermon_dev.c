@@ -19,6 +19,7 @@
 #include "prdma_provider.h"
 #include "hermon_dev.h"
 #include "hermon_logs.h"
+#include "hermon_mad.h"
 #include "hermon_mcast.h"
 #include "hermon_obj.h"
 #include "hermon_sqp_wire.h"
@@ -224,12 +225,9 @@ hermon_dev_query(struct prdma_dev *dev, struct prdma_dev_attr *attr)
 	attr->phys_port_cnt = c->num_ports;
 	attr->transport = hd->port[0].type == HERMON_PORT_TYPE_IB ?
 		PRDMA_TRANSPORT_IB : PRDMA_TRANSPORT_ROCE_V1;
-	attr->node_guid = ((uint64_t)hd->port[0].gid[8] << 56) |
-		((uint64_t)hd->port[0].gid[9] << 48) | ((uint64_t)hd->port[0].gid[10] << 40) |
-		((uint64_t)hd->port[0].gid[11] << 32) | ((uint64_t)hd->port[0].gid[12] << 24) |
-		((uint64_t)hd->port[0].gid[13] << 16) | ((uint64_t)hd->port[0].gid[14] << 8) |
-		hd->port[0].gid[15];
-	attr->sys_image_guid = attr->node_guid;
+	/* the firmware's NodeInfo (MAD_IFC at probe, hermon_mad.c) */
+	attr->node_guid = hd->node_guid;
+	attr->sys_image_guid = hd->sys_image_guid;
 	attr->max_inline_data = hermon_inline_room(64, 1024);
 	attr->max_inline_data = RTE_MIN(attr->max_inline_data, 1008u - 64 - 16);
 	attr->max_qp_wr = lim(c->log_max_qp_sz) - 33;
@@ -279,6 +277,11 @@ hermon_port_query(struct prdma_dev *dev, uint8_t port, struct prdma_port_attr *a
 	memcpy(attr->mac.addr_bytes, p->mac, 6);
 	attr->port_cap_flags = PRDMA_PORT_CAP_CM_SUP |
 		(p->type == HERMON_PORT_TYPE_ETH ? PRDMA_PORT_CAP_IP_BASED_GIDS : 0);
+	/* an IB port's state, LID and capabilities are its SMA's PortInfo
+	 * (Linux mlx4_ib ib_link_query_port); the CM runs on the GSI QP */
+	if (p->type == HERMON_PORT_TYPE_IB && !hd->fatal && p->up &&
+	    hermon_mad_ib_port(hd, port, attr) == 0)
+		attr->port_cap_flags |= PRDMA_PORT_CAP_CM_SUP;
 	return 0;
 }
 
@@ -293,8 +296,12 @@ hermon_gid_query(struct prdma_dev *dev, uint8_t port, uint32_t index,
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
-	/* entry 0 (and 1 with ip=) is what SET_PORT programmed */
+	/* an IB port's table is the firmware's: ask its SMA each time, as
+	 * Linux __mlx4_ib_query_gid does (an SM may change the prefix) */
 	memset(gid, 0, sizeof(*gid));
+	if (hd->port[port - 1].type == HERMON_PORT_TYPE_IB && hd->port[port - 1].up)
+		return hermon_mad_ib_gid(hd, port, index, gid->raw);
+	/* entry 0 (and 1 with ip=) is what SET_PORT programmed */
 	if (index == 1 && hd->port[port - 1].ip_gid_set) {
 		memcpy(gid->raw, hd->port[port - 1].ip_gid, 16);
 		return 0;
@@ -390,6 +397,10 @@ hermon_probe(struct prdma_dev *dev, const char *args)
 	ret = hermon_ports_init(hd);
 	if (ret < 0)
 		goto err_sqp;
+	/* Linux mlx4_ib init_node_data: NodeInfo through the SMA */
+	ret = hermon_mad_node_guid(hd);
+	if (ret < 0)
+		goto err_ports;
 	ret = hermon_res_init(hd);
 	if (ret < 0)
 		goto err_ports;

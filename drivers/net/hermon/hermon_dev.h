@@ -147,6 +147,8 @@ struct hermon_dev {
 	bool hca_init;
 	struct hermon_eq eq;
 	struct hermon_port port[HERMON_MAX_PORTS];
+	uint64_t node_guid;              /**< NodeInfo (MAD_IFC), host order */
+	uint64_t sys_image_guid;         /**< NodeInfo (MAD_IFC), host order */
 	bool fatal;
 	uint32_t catas_syndrome;
 	pthread_mutex_t ev_lock;         /**< EQ polling: progress vs queries */
@@ -160,6 +162,7 @@ struct hermon_dev {
 	struct hermon_qp **qp_table;     /**< by QPN (guarded by ev_lock) */
 	uint32_t sqp_base;               /**< CONF_SPECIAL_QP block, 0: none */
 	struct hermon_qp *gsi[2];        /**< each port's GSI QP (QP1) */
+	struct hermon_qp *smi[2];        /**< each port's SMI QP (QP0) */
 	struct hermon_cq **cq_table;
 	struct hermon_srq **srq_table;
 	uint8_t *uar;                    /**< the UAR page of QPs and CQs */

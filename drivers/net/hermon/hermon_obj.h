@@ -149,7 +149,8 @@ struct hermon_qp {
 	struct prdma_qp_attr attr;
 	/* hermon_sqp.c: the GSI QP (QP1), an MLX QP whose WQEs carry headers */
 	bool mlx;
-	uint8_t gsi_port;
+	uint8_t gsi_port;                /* the port of QP0/QP1 */
+	uint8_t sqp_wire;                /* 0: SMI (QP0), 1: GSI (QP1) */
 	uint32_t mlx_psn;
 };
 
@@ -206,9 +207,10 @@ int hermon_sqp_conf(struct hermon_dev *hd);
 void hermon_sqp_reserve(struct hermon_dev *hd);
 void hermon_sqp_release(struct hermon_dev *hd);
 /* Claim port 1's GSI QPN for @qp (its port may change before INIT). */
-int hermon_sqp_gsi_claim(struct hermon_dev *hd, struct hermon_qp *qp);
-int hermon_sqp_gsi_port(struct hermon_qp *qp, uint8_t port);
-void hermon_sqp_gsi_free(struct hermon_qp *qp);
+/* Take QP @wire (0 SMI, 1 GSI) of port 1 for @qp; then move it to @port. */
+int hermon_sqp_claim(struct hermon_dev *hd, struct hermon_qp *qp, uint8_t wire);
+int hermon_sqp_port(struct hermon_qp *qp, uint8_t port);
+void hermon_sqp_free(struct hermon_qp *qp);
 /* Bytes of an MLX WQE with @sge gather entries. */
 uint32_t hermon_sqp_wqe_bytes(uint32_t sge);
 int hermon_sqp_post_send(struct hermon_qp *qp, const struct prdma_send_wr *wr,

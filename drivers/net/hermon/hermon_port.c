@@ -3,11 +3,11 @@
  */
 
 /*
- * Port addresses: QUERY_PORT gives each port's MAC; the PMD derives the
- * link-local GID (fe80::EUI-64 of the MAC), which gid_query answers. On an
- * Ethernet port it is programmed as entry 0 of the port's GID table with
- * SET_PORT (the device matches destination GIDs against it); an IB port's
- * GID table belongs to its firmware.
+ * Port addresses: QUERY_PORT gives each port's MAC; on an Ethernet port the
+ * PMD derives the link-local GID (fe80::EUI-64 of the MAC) and programs it
+ * as entry 0 of the port's GID table with SET_PORT (the device matches
+ * destination GIDs against it). An IB port's GID table belongs to its
+ * firmware: subnet prefix + port GUID, read with MAD_IFC (hermon_mad.c).
  */
 
 #include <errno.h>
@@ -18,6 +18,7 @@
 #include <rte_errno.h>
 
 #include "hermon_logs.h"
+#include "hermon_mad.h"
 #include "hermon_obj.h"
 
 /* SENSE_PORT answers while the link is still training: ask a few times. */
@@ -128,17 +129,23 @@ hermon_port_eth_setup(struct hermon_dev *hd, uint8_t p)
  * F29: what Linux does for an IB port before INIT_PORT (mlx4_setup_hca ->
  * mlx4_SET_PORT): SET_PORT(IB) with MTU cap 4096 and the VL cap, asking
  * for 8 data VLs and halving while the firmware says it has too few
- * (EXCEED_LIM, Linux's -ENOMEM). The capability mask is the port's
- * PortInfo default, which Linux reads with MAD_IFC and sends as 0 when it
- * cannot; the PMD has no MAD_IFC (F7), so it sends 0.
+ * (EXCEED_LIM, Linux's -ENOMEM). Dword 1 is the port's PortInfo
+ * capability mask: the default the firmware reports through MAD_IFC
+ * (mlx4_get_port_ib_caps), or 0 when it cannot say (Linux warns and
+ * continues the same way).
  */
 int
 hermon_port_ib_setup(struct hermon_dev *hd, uint8_t p)
 {
 	struct hermon_prm_set_port_ib *ib;
-	uint32_t vl;
+	uint32_t vl, cap = 0;
 	int ret = -ENOSPC;
 
+	if (hermon_mad_port_caps(hd, p, &cap) < 0) {
+		HERMON_LOG(WARNING, "%s: port %u: no default capability mask (%s); "
+			   "continuing with 0", hd->pdev->name, p, rte_strerror(rte_errno));
+		cap = 0;
+	}
 	ib = calloc(1, sizeof(*ib));
 	if (ib == NULL) {
 		rte_errno = ENOMEM;
@@ -150,6 +157,7 @@ hermon_port_ib_setup(struct hermon_dev *hd, uint8_t p)
 		HERMON_FILL(ib, set_port_ib, c_vl_cap, 1);
 		HERMON_FILL(ib, set_port_ib, mtu_cap, HERMON_IB_MTU_4096);
 		HERMON_FILL(ib, set_port_ib, vl_cap, vl);
+		HERMON_FILL(ib, set_port_ib, cap_mask, cap);
 		ret = hermon_cmd_set_port_ib(&hd->cmd, p, ib);
 	}
 	free(ib);
@@ -172,6 +180,15 @@ hermon_ports_gid_init(struct hermon_dev *hd)
 		struct hermon_port *port = &hd->port[p - 1];
 		uint8_t *g = port->gid;
 
+		/* F8: an IB port's GID 0 is its firmware's: the subnet prefix
+		 * and the port GUID, read through the SMA (Linux
+		 * __mlx4_ib_query_gid) */
+		if (port->type == HERMON_PORT_TYPE_IB) {
+			ret = hermon_mad_ib_gid(hd, p, 0, g);
+			if (ret == 0)
+				port->gid_set = true;
+			continue;
+		}
 		memset(g, 0, 16);
 		g[0] = 0xfe;
 		g[1] = 0x80;
@@ -197,17 +214,12 @@ hermon_ports_gid_init(struct hermon_dev *hd)
 		/*
 		 * F8: only an Ethernet port has a host-written (RoCE) GID
 		 * table (Linux mlx4_ib_update_gids: SET_PORT selector 5 with
-		 * op_mod 1 only). On an IB port, SET_PORT op_mod 0 takes the
-		 * IB port layout and the firmware owns the GID table (subnet
-		 * prefix + port GUID); the PMD cannot read the GUID without
-		 * MAD_IFC (F7), so it reports fe80:: + the EUI-64 of the MAC.
+		 * op_mod 1 only); an IB port's belongs to its firmware (above).
 		 */
-		if (port->type == HERMON_PORT_TYPE_ETH)
-			ret = hermon_cmd_set_port_gids(&hd->cmd, p, true, t);
+		ret = hermon_cmd_set_port_gids(&hd->cmd, p, true, t);
 		if (ret == 0) {
 			port->gid_set = true;
-			port->ip_gid_set = hd->args.has_ip &&
-				port->type == HERMON_PORT_TYPE_ETH;
+			port->ip_gid_set = hd->args.has_ip;
 		}
 	}
 	free(t);

@@ -85,7 +85,8 @@ hermon_qp_create(struct prdma_qp *pqp, struct prdma_qp_init_attr *attr)
 	struct hermon_dev *hd = pqp->dev->priv;
 	struct prdma_qp_cap *cap = &attr->cap;
 	bool ud = attr->qp_type == PRDMA_QPT_UD;
-	bool gsi = (attr->create_flags & PRDMA_QP_CREATE_GSI) != 0;
+	/* QP1 (GSI) or QP0 (SMI): MLX QPs of the special block */
+	bool gsi = (attr->create_flags & (PRDMA_QP_CREATE_GSI | PRDMA_QP_CREATE_SMI)) != 0;
 	uint32_t start = ud ? 64 : 32, need, sq_n, rq_n, rq_shift, spare, st;
 	uint64_t sq_off, rq_off, bytes;
 	int ret, idx;
@@ -129,7 +130,8 @@ hermon_qp_create(struct prdma_qp *pqp, struct prdma_qp_init_attr *attr)
 	}
 	qp->hd = hd;
 	if (gsi) {
-		ret = hermon_sqp_gsi_claim(hd, qp);
+		ret = hermon_sqp_claim(hd, qp,
+				       (attr->create_flags & PRDMA_QP_CREATE_SMI) ? 0 : 1);
 		if (ret < 0)
 			return ret;
 	} else {
@@ -201,8 +203,8 @@ hermon_qp_create(struct prdma_qp *pqp, struct prdma_qp_init_attr *attr)
 	QPC(ack_req_freq, 8);
 	QPC(primary_address_path.sched_queue, 0x83);
 
-	/* verbs number the GSI QP 1 on every port */
-	pqp->qp_num = gsi ? 1 : qp->qpn;
+	/* verbs number the SMI QP 0 and the GSI QP 1 on every port */
+	pqp->qp_num = gsi ? qp->sqp_wire : qp->qpn;
 	cap->max_send_wr = qp->sq_cap;
 	cap->max_send_sge = qp->max_send_sge;
 	cap->max_inline_data = hermon_inline_room(start, 1u << qp->sq_shift);
@@ -229,7 +231,7 @@ err_mem:
 	hermon_queue_free(hd, &qp->mem);
 err_idx:
 	if (gsi)
-		hermon_sqp_gsi_free(qp);
+		hermon_sqp_free(qp);
 	else
 		hermon_bitmap_free(&hd->qps, qp->qpn);
 	return ret;
@@ -445,9 +447,9 @@ hermon_qp_modify(struct prdma_qp *pqp, const struct prdma_qp_attr *attr, uint32_
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
-	/* QP1 is per port: the port picks its QPN in the special block */
+	/* QP0/QP1 are per port: the port picks the QPN in the special block */
 	if ((mask & PRDMA_QP_PORT) && qp->mlx) {
-		ret = hermon_sqp_gsi_port(qp, attr->port_num);
+		ret = hermon_sqp_port(qp, attr->port_num);
 		if (ret < 0)
 			return ret;
 	}
@@ -601,7 +603,7 @@ hermon_qp_destroy(struct prdma_qp *pqp)
 	rte_free(qp->rq_wrid);
 	hermon_queue_free(hd, &qp->mem);
 	if (qp->mlx)
-		hermon_sqp_gsi_free(qp);
+		hermon_sqp_free(qp);
 	else
 		hermon_bitmap_free(&hd->qps, qp->qpn);
 	return 0;

@@ -13,8 +13,10 @@
  * branch of mlx4_ib_post_send, iPXE hermon_fill_mlx_send_wqe). On an
  * Ethernet port the header is RoCE v1 (Ethernet, EtherType 0x8915, GRH,
  * BTH, DETH), the form every ConnectX-3 sends; RoCE v2 QP1 framing
- * (IP/UDP) needs ConnectX-3 Pro firmware and is not built yet. Received
- * MADs land like any UD datagram: the GRH in the first 40 bytes.
+ * (IP/UDP) needs ConnectX-3 Pro firmware and is not built yet. On an
+ * InfiniBand port QP0 (SMI) and QP1 send LRH, BTH, DETH (no GRH), QP0 on
+ * VL15. Received MADs land like any UD datagram: the GRH (or the 40 bytes
+ * where it would be) first.
  */
 
 #include <errno.h>
@@ -68,30 +70,40 @@ hermon_sqp_release(struct hermon_dev *hd)
 	hd->sqp_base = 0;
 }
 
-int
-hermon_sqp_gsi_claim(struct hermon_dev *hd, struct hermon_qp *qp)
+/* The slot of QP @wire of port @port (each port has one QP0 and one QP1). */
+static struct hermon_qp **
+sqp_slot(struct hermon_dev *hd, uint8_t wire, uint8_t port)
 {
+	return wire == 0 ? &hd->smi[port - 1] : &hd->gsi[port - 1];
+}
+
+int
+hermon_sqp_claim(struct hermon_dev *hd, struct hermon_qp *qp, uint8_t wire)
+{
+	struct hermon_qp **slot = sqp_slot(hd, wire, 1);
+
 	if (hd->sqp_base == 0) {
 		rte_errno = ENOTSUP;
 		return -ENOTSUP;
 	}
 	pthread_mutex_lock(&hd->ev_lock);
-	if (hd->gsi[0] != NULL) {
+	if (*slot != NULL) {
 		pthread_mutex_unlock(&hd->ev_lock);
 		rte_errno = EBUSY;
 		return -EBUSY;
 	}
-	hd->gsi[0] = qp;
+	*slot = qp;
 	pthread_mutex_unlock(&hd->ev_lock);
 	qp->mlx = true;
+	qp->sqp_wire = wire;
 	qp->gsi_port = 1;
-	qp->qpn = hermon_sqp_qpn(hd->sqp_base, 1, 1);
+	qp->qpn = hermon_sqp_qpn(hd->sqp_base, 1, wire);
 	return 0;
 }
 
-/* Move a GSI QP still in RESET to port @port's QPN (QP1 is per port). */
+/* Move a QP0/QP1 still in RESET to port @port's QPN. */
 int
-hermon_sqp_gsi_port(struct hermon_qp *qp, uint8_t port)
+hermon_sqp_port(struct hermon_qp *qp, uint8_t port)
 {
 	struct hermon_dev *hd = qp->hd;
 	uint32_t qpn;
@@ -100,21 +112,26 @@ hermon_sqp_gsi_port(struct hermon_qp *qp, uint8_t port)
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
+	/* only an InfiniBand port has subnet management (QP0) */
+	if (qp->sqp_wire == 0 && hd->port[port - 1].type != HERMON_PORT_TYPE_IB) {
+		rte_errno = ENOTSUP;
+		return -ENOTSUP;
+	}
 	if (port == qp->gsi_port)
 		return 0;
 	if (qp->pub.state != PRDMA_QPS_RESET) {
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
-	qpn = hermon_sqp_qpn(hd->sqp_base, port, 1);
+	qpn = hermon_sqp_qpn(hd->sqp_base, port, qp->sqp_wire);
 	pthread_mutex_lock(&hd->ev_lock);
-	if (hd->gsi[port - 1] != NULL) {
+	if (*sqp_slot(hd, qp->sqp_wire, port) != NULL) {
 		pthread_mutex_unlock(&hd->ev_lock);
 		rte_errno = EBUSY;
 		return -EBUSY;
 	}
-	hd->gsi[qp->gsi_port - 1] = NULL;
-	hd->gsi[port - 1] = qp;
+	*sqp_slot(hd, qp->sqp_wire, qp->gsi_port) = NULL;
+	*sqp_slot(hd, qp->sqp_wire, port) = qp;
 	if (hd->qp_table[qp->qpn] == qp)
 		hd->qp_table[qp->qpn] = NULL;
 	hd->qp_table[qpn] = qp;
@@ -127,13 +144,14 @@ hermon_sqp_gsi_port(struct hermon_qp *qp, uint8_t port)
 }
 
 void
-hermon_sqp_gsi_free(struct hermon_qp *qp)
+hermon_sqp_free(struct hermon_qp *qp)
 {
 	struct hermon_dev *hd = qp->hd;
 
 	pthread_mutex_lock(&hd->ev_lock);
-	if (qp->gsi_port >= 1 && qp->gsi_port <= 2 && hd->gsi[qp->gsi_port - 1] == qp)
-		hd->gsi[qp->gsi_port - 1] = NULL;
+	if (qp->gsi_port >= 1 && qp->gsi_port <= 2 &&
+	    *sqp_slot(hd, qp->sqp_wire, qp->gsi_port) == qp)
+		*sqp_slot(hd, qp->sqp_wire, qp->gsi_port) = NULL;
 	pthread_mutex_unlock(&hd->ev_lock);
 }
 
@@ -241,11 +259,52 @@ build_roce_hdr(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t le
 	return 0;
 }
 
+/*
+ * The IB header of one SMP/GMP to @ah without a GRH (IBA 7.7, 9.2, 9.3,
+ * Linux build_mlx_header's IB branch): QP0 on VL15, QP1 on VL0; to the
+ * permissive DLID the SLID is permissive too (and the WQE says SLR), else
+ * the device puts the port's LID in. *flags gets MLX control dword 2's
+ * VL15/SLR/SL bits.
+ */
+static int
+build_ib_hdr(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t len,
+	     uint8_t h[HERMON_SQP_IB_HLEN], uint32_t *flags)
+{
+	const struct hermon_ah *ah = (const struct hermon_ah *)wr->wr.ud.ah;
+	const struct prdma_ah_attr *at = &ah->pub.attr;
+	uint8_t *b = h + HERMON_LRH_LEN, *d = b + HERMON_BTH_LEN;
+	uint32_t pad = (4 - len) & 3, qkey = wr->wr.ud.remote_qkey;
+	uint16_t dlid = at->dlid;
+	bool smi = qp->sqp_wire == 0;
+
+	if (dlid == 0)
+		return EHOSTUNREACH;
+	h[0] = (uint8_t)((smi ? HERMON_VL_SMI : 0) << 4);
+	h[1] = (uint8_t)((at->sl & 0xf) << 4 | HERMON_LRH_LNH_IBA_LOCAL);
+	hdr_put16(h + 2, dlid);
+	hdr_put16(h + 4, (uint16_t)((HERMON_SQP_IB_HLEN + len + pad + HERMON_ICRC_LEN) / 4));
+	hdr_put16(h + 6, dlid == HERMON_LID_PERMISSIVE ? HERMON_LID_PERMISSIVE : 0);
+	b[0] = HERMON_BTH_UD_SEND_ONLY;
+	b[1] = (uint8_t)(((wr->send_flags & PRDMA_SEND_SOLICITED) ? 0x80 : 0) | pad << 4);
+	hdr_put16(b + 2, HERMON_DEFAULT_PKEY);
+	hdr_put32(b + 4, wr->wr.ud.remote_qpn & 0xffffff);
+	hdr_put32(b + 8, qp->mlx_psn++ & 0xffffff);
+	if (qkey & RTE_BIT32(31))
+		qkey = qp->attr.qkey;
+	hdr_put32(d, qkey);
+	hdr_put32(d + 4, qp->sqp_wire);
+	*flags = (smi ? HERMON_MLX_VL15 : 0) |
+		(dlid == HERMON_LID_PERMISSIVE ? HERMON_MLX_SLR : 0) |
+		(uint32_t)(at->sl & 0xf) << 8;
+	return 0;
+}
+
 static int
 post_one(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t head)
 {
-	uint8_t h[HERMON_SQP_ROCE_HLEN];
-	uint32_t off, len = 0, i, c;
+	uint8_t h[HERMON_SQP_ROCE_HLEN];   /* the longer of the two headers */
+	uint32_t off, len = 0, i, c, flags = 0, rlid = 0, hlen = 0;
+	bool ib = qp->hd->port[qp->gsi_port - 1].type == HERMON_PORT_TYPE_IB;
 	uint8_t *w;
 	int err;
 
@@ -254,15 +313,22 @@ post_one(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t head)
 	if (wr->opcode != PRDMA_WR_SEND || wr->wr.ud.ah == NULL ||
 	    wr->num_sge > qp->max_send_sge || (wr->send_flags & PRDMA_SEND_INLINE))
 		return EINVAL;
-	if (qp->hd->port[qp->gsi_port - 1].type != HERMON_PORT_TYPE_ETH)
-		return ENOTSUP;
 	for (i = 0; i < wr->num_sge; i++)
 		len += wr->sg_list[i].length;
-	err = build_roce_hdr(qp, wr, len, h);
+	if (ib) {
+		hlen = HERMON_SQP_IB_HLEN;
+		err = build_ib_hdr(qp, wr, len, h, &flags);
+		rlid = ((const struct hermon_ah *)wr->wr.ud.ah)->pub.attr.dlid;
+	} else if (qp->sqp_wire == 1) {
+		hlen = HERMON_SQP_ROCE_HLEN;
+		err = build_roce_hdr(qp, wr, len, h);
+	} else {
+		err = ENOTSUP;
+	}
 	if (err != 0)
 		return err;
 	w = qp->sq + ((head & qp->sq_mask) << qp->sq_shift);
-	off = put_hdr(w, 16, h, sizeof(h));
+	off = put_hdr(w, 16, h, hlen);
 	for (i = 0; i < wr->num_sge; i++, off += 16) {
 		const struct prdma_sge *sg = &wr->sg_list[i];
 
@@ -274,11 +340,12 @@ post_one(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t head)
 							    sg->length : RTE_BIT32(31));
 	}
 	/* MLX control: DS; C (CQE) in dword 2 bits 3:2, ICRC bit 4 clear:
-	 * the device computes it (iPXE icrc = 0); SL 0, no VL15 on QP1 */
+	 * the device computes it (iPXE icrc = 0); on IB VL15/SLR/SL and the
+	 * DLID in dword 3 (Linux build_mlx_header), on Ethernet SL 0 */
 	c = (wr->send_flags & PRDMA_SEND_SIGNALED) || qp->sig_all != 0 ? 3u << 2 : 0;
 	*(rte_be32_t *)(w + 4) = rte_cpu_to_be_32(off >> 4);
-	*(rte_be32_t *)(w + 8) = rte_cpu_to_be_32(c);
-	*(rte_be32_t *)(w + 12) = 0;
+	*(rte_be32_t *)(w + 8) = rte_cpu_to_be_32(c | flags);
+	*(rte_be32_t *)(w + 12) = rte_cpu_to_be_32(rlid << 16);
 	qp->sq_wrid[head & qp->sq_mask] = wr->wr_id;
 	hermon_barrier_wqe_before_owner();
 	*(rte_be32_t *)w = rte_cpu_to_be_32(((head >> qp->sq_log) & 1 ? RTE_BIT32(31) : 0) |

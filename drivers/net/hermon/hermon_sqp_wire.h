@@ -40,4 +40,25 @@ hermon_sqp_qpn(uint32_t base, uint8_t port, uint32_t wire_qpn)
 #define HERMON_SQP_ROCE_HLEN \
 	(HERMON_ETH_HLEN + HERMON_GRH_LEN + HERMON_BTH_LEN + HERMON_DETH_LEN)
 
+/*
+ * InfiniBand framing of QP0/QP1 without a GRH: LRH, BTH, DETH (IBA 7.7,
+ * 9.2, 9.3). LRH byte 0: VL (7:4), LVer (3:0); byte 1: SL (7:4), LNH
+ * (1:0, 2 = IBA local: a BTH follows); DLID; PktLen (10:0, 4-byte words
+ * from the LRH through the ICRC); SLID.
+ */
+#define HERMON_LRH_LEN 8
+#define HERMON_LRH_LNH_IBA_LOCAL 2
+#define HERMON_LID_PERMISSIVE 0xffff
+#define HERMON_VL_SMI 15
+#define HERMON_ICRC_LEN 4
+#define HERMON_SQP_IB_HLEN (HERMON_LRH_LEN + HERMON_BTH_LEN + HERMON_DETH_LEN)
+/*
+ * MLX control segment dword 2 on an IB port (Linux MLX4_WQE_MLX_VL15,
+ * MLX4_WQE_MLX_SLR, the SL in bits 11:8): VL15 for QP0; SLR = the SLID
+ * is the header's (the permissive LID), not the port's LID. Dword 3 bits
+ * 31:16: the DLID (mlx->rlid).
+ */
+#define HERMON_MLX_VL15 (1u << 17)
+#define HERMON_MLX_SLR  (1u << 16)
+
 #endif /* HERMON_SQP_WIRE_H */

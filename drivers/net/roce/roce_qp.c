@@ -321,6 +321,9 @@ roce_qp_create(struct prdma_qp *pqp, struct prdma_qp_init_attr *attr)
 	void *block;
 	int slot, ret;
 
+	/* RoCE has no subnet management (no QP0) */
+	if (attr->create_flags & PRDMA_QP_CREATE_SMI)
+		return -ENOTSUP;
 	qp->rdev = dev;
 	qp->scq = (struct roce_cq *)attr->send_cq;
 	qp->rcq = (struct roce_cq *)attr->recv_cq;

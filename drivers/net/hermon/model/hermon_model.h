@@ -130,6 +130,15 @@ struct hermon_model_state {
 	uint8_t last_status;
 };
 
+/**
+ * The embedded SMA (MAD_IFC): the node GUID and port @p port's GUID its
+ * NodeInfo/GUIDInfo report, and its PortInfo capability mask before the
+ * host's SET_PORT(IB) replaces it.
+ */
+uint64_t hermon_model_node_guid(struct hermon_model *m);
+uint64_t hermon_model_port_guid(struct hermon_model *m, uint8_t port);
+#define HERMON_MODEL_DEFAULT_CAP_MASK 0x02500868u
+
 /** Create a model and start its thread (NULL + rte_errno on failure). */
 struct hermon_model *hermon_model_create(const struct hermon_model_conf *conf);
 
@@ -236,7 +245,8 @@ struct hermon_model_trace_ev {
 	 * INIT_HCA log_num_qp, log_max_uars, log_num_eq, uar_page_sz;
 	 * SW2HW_EQ st, log_eq_size; QP transitions st, path link type
 	 * (ackto bits 2:0), path smac index, dmac present;
-	 * SET_PORT the first mailbox dword.
+	 * SET_PORT the first two mailbox dwords; MAD_IFC the SMP's class,
+	 * method, attribute id and modifier.
 	 */
 	uint32_t field[HERMON_MODEL_TRACE_FIELDS];
 	uint32_t uar_page;         /**< DB: UAR page index in BAR2 */

@@ -100,6 +100,8 @@ hm_cmd_poll(struct hermon_model *m)
 		if (!handled)
 			status = hm_sqp_cmd(m, &c, &handled);
 		if (!handled)
+			status = hm_sma_cmd(m, &c, &handled);
+		if (!handled)
 			status = HERMON_STAT_BAD_OP;
 	}
 	if (status == HERMON_STAT_OK) {

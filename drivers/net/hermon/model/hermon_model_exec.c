@@ -1013,6 +1013,7 @@ hm_run_one(struct hm_qp *q, const uint8_t *w, uint16_t ctr, uint64_t now)
 	x.signaled = HERMON_GET(c, wqe_segment_ctrl_send, c) == 3;
 	x.se = HERMON_GET(c, wqe_segment_ctrl_send, s) != 0;
 	x.imm = HERMON_GET(c, wqe_segment_ctrl_send, immediate);
+	x.ctrl2 = rte_be_to_cpu_32(((const rte_be32_t *)w)[2]);
 	x.ctr = ctr;
 	if (hm_wqe_parse(q, w, &x) < 0) {
 		synd = HERMON_SYND_LOC_QP_OP;

@@ -40,6 +40,7 @@ struct hm_rwqe {
 
 struct hm_wqe {
 	uint32_t opcode, ds, len, imm, rkey, dqpn, qkey, ninl;
+	uint32_t ctrl2;               /* control dword 2 (MLX: VL15, SLR, SL) */
 	bool signaled, se;
 	uint64_t raddr, swap, cmp;
 	uint16_t ctr;

@@ -42,6 +42,7 @@ hm_fw_reset(struct hermon_model *m)
 	memset(m->port_mtu, 0, sizeof(m->port_mtu));
 	m->ib_port_set = 0;
 	m->sqp_conf = false;
+	hm_sma_reset(m);
 	m->resets++;
 	/* F27: the reset frees the semaphore and clears the command register
 	 * and the BARs (the driver restores them) */
@@ -227,30 +228,6 @@ hm_query_adapter(struct hermon_model *m, struct hm_cmd *c)
 	return HERMON_STAT_OK;
 }
 
-/*
- * An IB port's GID 0 as its firmware holds it once the port is up: the
- * link-local prefix and the port GUID. The model's port GUID is the
- * EUI-64 of the port MAC (what the PMD, lacking MAD_IFC, reports).
- */
-static void
-hm_ib_port_gid(struct hermon_model *m, uint8_t port)
-{
-	const uint8_t *mac = m->mac[port - 1];
-	uint8_t *g = m->gid[port - 1][0];
-
-	memset(g, 0, 16);
-	g[0] = 0xfe;
-	g[1] = 0x80;
-	g[8] = mac[0] ^ 0x02;
-	g[9] = mac[1];
-	g[10] = mac[2];
-	g[11] = 0xff;
-	g[12] = 0xfe;
-	g[13] = mac[3];
-	g[14] = mac[4];
-	g[15] = mac[5];
-}
-
 uint8_t
 hm_fw_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled)
 {
@@ -336,8 +313,12 @@ hm_fw_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled)
 		    (m->ib_port_set & RTE_BIT32(c->in_mod - 1)) == 0)
 			return HERMON_STAT_BAD_SYS_STATE;
 		m->ports_up |= RTE_BIT32(c->in_mod - 1);
-		if (m->conf.port_type == HERMON_PORT_TYPE_IB)
-			hm_ib_port_gid(m, (uint8_t)c->in_mod);
+		/* F7: an IB port trains to INIT and waits there for a subnet
+		 * manager (hermon_model_sma.c); its GIDs are the SMA's */
+		if (m->conf.port_type == HERMON_PORT_TYPE_IB) {
+			hm_sma_port_init(m, (uint8_t)c->in_mod);
+			return HERMON_STAT_OK;
+		}
 		if (m->conf.link_down)
 			return HERMON_STAT_OK;
 		/* the link comes up at once: tell whoever listens */
@@ -347,6 +328,7 @@ hm_fw_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled)
 		if ((m->ports_up & RTE_BIT32(c->in_mod - 1)) == 0)
 			return HERMON_STAT_BAD_RES_STATE;
 		m->ports_up &= ~RTE_BIT32(c->in_mod - 1);
+		hm_sma_port_close(m, (uint8_t)c->in_mod);
 	}
 	return st;
 }

@@ -625,6 +625,8 @@ hm_port_cmd(struct hermon_model *m, struct hm_cmd *c)
 		if (HERMON_GET(ib, set_port_ib, c_mtu_cap) &&
 		    HERMON_GET(ib, set_port_ib, c_vl_cap))
 			m->ib_port_set |= (uint8_t)RTE_BIT32(port - 1);
+		/* dword 1 is the port's PortInfo capability mask (F29) */
+		hm_sma_set_caps(m, (uint8_t)port, HERMON_GET(ib, set_port_ib, cap_mask));
 		return HERMON_STAT_OK;
 	}
 	/* SET_PORT: the GID table, and an Ethernet port's MAC table and MTU */

@@ -118,6 +118,27 @@ struct hm_objs {
 #define HM_RSVD_MPTS 16
 #define HM_RSVD_QPS 64              /* QUERY_DEV_CAP log2_rsvd_qps 6 */
 
+/*
+ * hermon_model_sma.c: the embedded SMA's view of one port (PortInfo,
+ * GUIDInfo and PKeyTable as IBA 14.2.5 defines them).
+ */
+#define HM_SMA_GUIDS 128                    /* PortInfo GUIDCap */
+#define HM_SMA_PKEYS 128                    /* NodeInfo PartitionCap */
+/* The PortInfo capability mask before SET_PORT: IsTrapSupported,
+ * IsAutomaticMigrationSupported, IsSLMappingSupported, IsLEDInfoSupported,
+ * bits 20, 22 and IsClientReregistrationSupported; no CM (the host's CM
+ * sets that). */
+#define HM_SMA_DEFAULT_CAP_MASK HERMON_MODEL_DEFAULT_CAP_MASK
+struct hm_sma_port {
+	uint64_t mkey, gid_prefix;
+	uint16_t lid, sm_lid;
+	uint8_t state;                        /* HERMON_IB_PORT_* */
+	uint8_t lmc, sm_sl;
+	uint32_t cap_mask;
+	uint64_t guid[HM_SMA_GUIDS];
+	uint16_t pkey[HM_SMA_PKEYS];
+};
+
 struct hermon_model {
 	TAILQ_ENTRY(hermon_model) next;
 	char name[64];
@@ -201,7 +222,9 @@ struct hermon_model {
 	bool sqp_conf;                        /* a special-QP block is set */
 	uint32_t sqp_base;                    /* its first QPN */
 	uint64_t sqp_drops;                   /* special-QP frames nobody took */
+	uint64_t sqp_ib_sent;                 /* LRH-framed MADs delivered */
 	uint32_t mgid_hash_value;
+	struct hm_sma_port sma[2];            /* hermon_model_sma.c */
 };
 
 /* BAR2: the UAR pages, then as much again of BlueFlame registers. */
@@ -252,6 +275,19 @@ uint32_t hm_mcg_members(struct hermon_model *m, const uint8_t gid[16], uint32_t 
 uint8_t hm_sqp_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled);
 /* May QP @qpn be of service type @st (MLX only in the special block)? */
 bool hm_sqp_type_ok(const struct hermon_model *m, uint32_t qpn, uint32_t st);
+
+/* hermon_model_sma.c: MAD_IFC and the embedded SMA. */
+uint8_t hm_sma_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled);
+void hm_sma_reset(struct hermon_model *m);
+/* INIT_PORT / CLOSE_PORT of an IB port: PortInfo INIT (or DOWN). */
+void hm_sma_port_init(struct hermon_model *m, uint8_t port);
+void hm_sma_port_close(struct hermon_model *m, uint8_t port);
+/* SET_PORT(IB) dword 1 */
+void hm_sma_set_caps(struct hermon_model *m, uint8_t port, uint32_t cap_mask);
+bool hm_sma_port_active(const struct hermon_model *m, uint8_t port);
+uint16_t hm_sma_lid(const struct hermon_model *m, uint8_t port);
+uint64_t hm_sma_node_guid(const struct hermon_model *m);
+uint64_t hm_sma_port_guid(const struct hermon_model *m, uint8_t port);
 
 /* hermon_model_fw.c */
 void hm_fw_reset(struct hermon_model *m);

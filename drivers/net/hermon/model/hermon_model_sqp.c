@@ -12,7 +12,8 @@
  * receiving port parses it as a card would: a RoCE (v1, EtherType 0x8915)
  * UD SEND whose BTH DestQP is 1 reaches that port's GSI QP, with the GRH in
  * the first 40 bytes of the receive buffer. What no port would take is a
- * counted drop; a WQE the device cannot send completes in error.
+ * counted drop; a WQE the device cannot send completes in error. On an
+ * InfiniBand port the frame is LRH-framed (hm_mlx_exec_ib).
  */
 
 #include <string.h>
@@ -20,6 +21,7 @@
 #include <rte_byteorder.h>
 
 #include "hermon_model_exec.h"
+#include "../hermon_mad_wire.h"
 
 static uint32_t
 be16_at(const uint8_t *p)
@@ -140,6 +142,120 @@ hm_mlx_drop(struct hermon_model *m)
 	m->sqp_drops++;
 }
 
+/* An InfiniBand UD datagram without a GRH, as the receiving port decodes it. */
+struct hm_ib_pkt {
+	uint16_t dlid, slid;
+	uint8_t vl, sl;
+	uint32_t dqpn, sqpn, qkey;
+	bool se;
+};
+
+/* -1 when @h is not LRH + BTH + DETH of a UD SEND of @plen bytes. */
+static int
+hm_lrh_decode(const uint8_t *h, uint32_t hlen, uint32_t plen, struct hm_ib_pkt *p)
+{
+	const uint8_t *b = h + HERMON_LRH_LEN, *d = b + HERMON_BTH_LEN;
+	uint32_t pad = (4 - plen) & 3;
+
+	if (hlen != HERMON_SQP_IB_HLEN || (h[0] & 0xf) != 0 ||
+	    (h[1] & 3) != HERMON_LRH_LNH_IBA_LOCAL)
+		return -1;
+	/* PktLen: 4-byte words from the LRH through the ICRC (IBA 7.7.8) */
+	if ((be16_at(h + 4) & 0x7ff) != (hlen + plen + pad + HERMON_ICRC_LEN) / 4)
+		return -1;
+	if (b[0] != HERMON_BTH_UD_SEND_ONLY || ((b[1] >> 4) & 3) != pad)
+		return -1;
+	p->vl = h[0] >> 4;
+	p->sl = h[1] >> 4;
+	p->dlid = (uint16_t)be16_at(h + 2);
+	p->slid = (uint16_t)be16_at(h + 6);
+	p->se = (b[1] & 0x80) != 0;
+	p->dqpn = be32_at(b + 4) & 0xffffff;
+	p->qkey = be32_at(d);
+	p->sqpn = be32_at(d + 4) & 0xffffff;
+	return 0;
+}
+
+/*
+ * An MLX WQE on an InfiniBand port: the port puts the LRH-framed packet on
+ * its link, which reaches the same port of the model at the other end of
+ * the cable (a port with no cable loops back to itself). The receiving
+ * port takes it as IBA 7.2/7.9 and 9.6 say: VL15 carries only QP0's SMPs
+ * (and QP0 takes only VL15), the DLID is the permissive LID or the
+ * receiving port's LID, a port that is DOWN takes nothing and only an
+ * ACTIVE port takes anything but SMPs; QP0 checks no Q_Key. The SLID is
+ * the header's with SLR, else the sending port's LID.
+ */
+static void
+hm_mlx_exec_ib(struct hm_qp *q, struct hm_wqe *x, uint32_t hlen, uint32_t plen,
+	       uint32_t k, uint8_t *synd)
+{
+	struct hermon_model *m = q->m, *dm;
+	uint8_t sport = (uint8_t)(((q->qpn - m->sqp_base) & 1) + 1);
+	const struct hm_sma_port *ss, *ds;
+	struct hm_seg src[HM_MAX_SEGS + 1];
+	static const uint8_t no_grh[HM_GRH];
+	struct hm_ib_pkt pkt;
+	struct hm_rwqe r;
+	struct hm_qp dq;
+	uint32_t i, ns = 0;
+	uint16_t lmask;
+
+	*synd = 0;
+	if (hm_lrh_decode(x->inl, hlen, plen, &pkt) < 0 ||
+	    (pkt.vl == HERMON_VL_SMI) != ((x->ctrl2 & HERMON_MLX_VL15) != 0)) {
+		hm_mlx_drop(m);
+		return;
+	}
+	dm = m->peer != NULL ? m->peer : m;
+	if (!dm->hca_init || dm->catas || sport > dm->conf.ports ||
+	    dm->conf.port_type != HERMON_PORT_TYPE_IB || m->conf.link_down ||
+	    (dm->ports_up & RTE_BIT32(sport - 1)) == 0) {
+		hm_mlx_drop(m);
+		return;
+	}
+	ss = &m->sma[sport - 1];
+	ds = &dm->sma[sport - 1];
+	lmask = (uint16_t)~((1u << ds->lmc) - 1);
+	if ((pkt.vl == HERMON_VL_SMI) != (pkt.dqpn == 0) ||
+	    ss->state == HERMON_IB_PORT_DOWN || ds->state == HERMON_IB_PORT_DOWN ||
+	    (pkt.vl != HERMON_VL_SMI && (ss->state != HERMON_IB_PORT_ACTIVE ||
+					 ds->state != HERMON_IB_PORT_ACTIVE)) ||
+	    (pkt.dlid != HERMON_LID_PERMISSIVE &&
+	     (ds->lid == 0 || (pkt.dlid & lmask) != (ds->lid & lmask)))) {
+		hm_mlx_drop(dm);
+		return;
+	}
+	if ((x->ctrl2 & HERMON_MLX_SLR) == 0)
+		pkt.slid = (uint16_t)(ss->lid | (pkt.slid & ((1u << ss->lmc) - 1)));
+	if (hm_qp_load(dm, hm_sqp_dest(dm, sport, pkt.dqpn), &dq) < 0 || !dq.rt->active ||
+	    (dq.st != HERMON_QPST_UD && dq.st != HERMON_QPST_MLX) ||
+	    (dq.state != HERMON_QPS_RTR && dq.state != HERMON_QPS_RTS &&
+	     dq.state != HERMON_QPS_SQD && dq.state != HERMON_QPS_SQE) ||
+	    (pkt.dqpn != 0 && pkt.qkey != QX(&dq, q_key)) || hm_rwqe_peek(&dq, &r) < 0) {
+		hm_mlx_drop(dm);
+		return;
+	}
+	if (r.bad_key || r.cap < HM_GRH + plen) {
+		hm_rwqe_take(&dq, &r);
+		hm_cqe_err(&dq, false, r.ctr, r.bad_key ? HERMON_SYND_LOC_PROT :
+			   HERMON_SYND_LOC_LEN);
+		return;
+	}
+	/* no GRH: the receiver's first 40 bytes hold none (IBA 11.4.1.1) */
+	src[ns++] = (struct hm_seg){ .len = HM_GRH, .direct = no_grh };
+	for (i = k; i < x->nseg; i++)
+		src[ns++] = x->seg[i];
+	if (hm_copy(dm, r.seg, r.nseg, m, src, ns, HM_GRH + plen) != 0) {
+		*synd = HERMON_SYND_LOC_PROT;
+		return;
+	}
+	hm_rwqe_take(&dq, &r);
+	m->sqp_ib_sent++;
+	hm_cqe_ok(&dq, false, HERMON_CQE_RECV_SEND, r.ctr, HM_GRH + plen, 0, pkt.sqpn,
+		  false, pkt.se, pkt.sl);
+}
+
 void
 hm_mlx_exec(struct hm_qp *q, struct hm_wqe *x, uint8_t *synd)
 {
@@ -173,9 +289,11 @@ hm_mlx_exec(struct hm_qp *q, struct hm_wqe *x, uint8_t *synd)
 		*synd = HERMON_SYND_LOC_PROT;
 		return;
 	}
-	/* an InfiniBand port's LRH-framed SMPs/GMPs are not modelled yet */
-	if (q->m->conf.port_type != HERMON_PORT_TYPE_ETH ||
-	    hm_mlx_decode(x->inl, hlen, plen, &pkt) < 0) {
+	if (q->m->conf.port_type == HERMON_PORT_TYPE_IB) {
+		hm_mlx_exec_ib(q, x, hlen, plen, k, synd);
+		return;
+	}
+	if (hm_mlx_decode(x->inl, hlen, plen, &pkt) < 0) {
 		hm_mlx_drop(q->m);
 		return;
 	}

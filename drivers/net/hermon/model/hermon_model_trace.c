@@ -18,6 +18,7 @@
 #include <rte_errno.h>
 
 #include "hermon_model_priv.h"
+#include "../hermon_mad_wire.h"
 
 
 
@@ -88,10 +89,25 @@ hm_trace_fields(const struct hm_cmd *c, uint32_t *f)
 		break;
 	}
 	case HERMON_CMD_SET_PORT: {
-		const uint32_t *d = hm_dma_ptr(c->in_param, 4);
+		const uint32_t *d = hm_dma_ptr(c->in_param, 8);
 
-		if (d != NULL)
+		/* dword 1 of an IB SET_PORT: the capability mask (F29) */
+		if (d != NULL) {
 			f[0] = rte_be_to_cpu_32(d[0]);
+			f[1] = rte_be_to_cpu_32(d[1]);
+		}
+		break;
+	}
+	case HERMON_CMD_MAD_IFC: {
+		const uint8_t *d = hm_dma_ptr(c->in_param, HERMON_MAD_SIZE);
+
+		/* the SMP: class, method, attribute and modifier */
+		if (d != NULL) {
+			f[0] = d[HERMON_MAD_MGMT_CLASS];
+			f[1] = d[HERMON_MAD_METHOD];
+			f[2] = hermon_mad_get16(d + HERMON_MAD_ATTR_ID);
+			f[3] = hermon_mad_get32(d + HERMON_MAD_ATTR_MOD);
+		}
 		break;
 	}
 	default:

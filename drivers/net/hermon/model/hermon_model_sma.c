@@ -1,0 +1,337 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+/*
+ * The embedded subnet management agent, as ConnectX-3 firmware runs it:
+ * MAD_IFC hands it one SMP (the host forwards what its QP0 received, or
+ * asks on its own behalf) and gets the response MAD back. It serves
+ * NodeDescription, NodeInfo, PortInfo, GUIDInfo and PKeyTable with Get and
+ * Set (IBA 14.2.5); NodeInfo and NodeDescription are read-only, GUID 0 is
+ * the port GUID and cannot be set. The PortInfo port state follows the
+ * IBA 14.2.5.6 / 7.2 link state machine: DOWN until INIT_PORT, then INIT;
+ * only an SM's SubnSet moves INIT to ARMED and ARMED to ACTIVE, and the
+ * move to ACTIVE raises the port-change event (Linux mlx4_ib's IB ports
+ * become ACTIVE only this way). The capability mask is the firmware's
+ * default until SET_PORT(IB) dword 1 replaces it (Linux sends the default
+ * it read, mlx4_get_port_ib_caps; a host that sends 0 clears it).
+ *
+ * Refusals: before INIT_HCA BAD_SYS_STATE; a port that does not exist
+ * BAD_PARAM; a MAD the agent discards (base version not 1, a class other
+ * than the two SMP classes, an M_Key mismatch with the M_Key check on)
+ * BAD_PKT. Wrong methods and attributes are answered, with the MAD
+ * status IBA 13.4.7 gives. The firmware's performance management agent
+ * (class 0x04, which Linux also reaches through MAD_IFC) is not modelled:
+ * its MADs get "unsupported attribute". An Ethernet port's agent answers only the node
+ * attributes (there is no IB port behind it).
+ */
+
+#include <string.h>
+
+#include "hermon_model_priv.h"
+#include "../hermon_mad_wire.h"
+
+static const char hm_node_desc[] = "prdma hermon model";
+
+uint64_t
+hm_sma_node_guid(const struct hermon_model *m)
+{
+	const uint8_t *mac = m->mac[0];
+
+	/* Mellanox OUI 00:02:c9, then bits the port MACs do not share with
+	 * their EUI-64 (so a GID made from the MAC is not this GUID) */
+	return 0x0002c90300000000ull | (uint64_t)mac[3] << 28 | (uint64_t)mac[4] << 20 |
+		(uint64_t)mac[5] << 12;
+}
+
+uint64_t
+hm_sma_port_guid(const struct hermon_model *m, uint8_t port)
+{
+	return hm_sma_node_guid(m) + port;
+}
+
+/* The GID table the port's firmware routes by: prefix + each GUID. */
+static void
+hm_sma_gids(struct hermon_model *m, uint8_t port)
+{
+	struct hm_sma_port *s = &m->sma[port - 1];
+	unsigned int i;
+
+	for (i = 0; i < HM_SMA_GUIDS && i < HERMON_GID_TABLE_LEN; i++) {
+		memset(m->gid[port - 1][i], 0, 16);
+		if (s->guid[i] == 0)
+			continue;
+		hermon_mad_put64(m->gid[port - 1][i], s->gid_prefix);
+		hermon_mad_put64(m->gid[port - 1][i] + 8, s->guid[i]);
+	}
+}
+
+void
+hm_sma_reset(struct hermon_model *m)
+{
+	uint8_t p;
+
+	memset(m->sma, 0, sizeof(m->sma));
+	for (p = 1; p <= 2; p++) {
+		struct hm_sma_port *s = &m->sma[p - 1];
+
+		s->state = HERMON_IB_PORT_DOWN;
+		s->gid_prefix = 0xfe80000000000000ull;
+		s->cap_mask = HM_SMA_DEFAULT_CAP_MASK;
+		s->guid[0] = hm_sma_port_guid(m, p);
+		s->pkey[0] = 0xffff;
+	}
+}
+
+void
+hm_sma_port_init(struct hermon_model *m, uint8_t port)
+{
+	struct hm_sma_port *s = &m->sma[port - 1];
+
+	s->guid[0] = hm_sma_port_guid(m, port);
+	/* the link trains; nothing is ACTIVE before an SM says so */
+	s->state = m->conf.link_down ? HERMON_IB_PORT_DOWN : HERMON_IB_PORT_INIT;
+	hm_sma_gids(m, port);
+}
+
+void
+hm_sma_port_close(struct hermon_model *m, uint8_t port)
+{
+	m->sma[port - 1].state = HERMON_IB_PORT_DOWN;
+}
+
+void
+hm_sma_set_caps(struct hermon_model *m, uint8_t port, uint32_t cap_mask)
+{
+	m->sma[port - 1].cap_mask = cap_mask;
+}
+
+bool
+hm_sma_port_active(const struct hermon_model *m, uint8_t port)
+{
+	return port >= 1 && port <= 2 && m->sma[port - 1].state == HERMON_IB_PORT_ACTIVE;
+}
+
+uint16_t
+hm_sma_lid(const struct hermon_model *m, uint8_t port)
+{
+	return port >= 1 && port <= 2 ? m->sma[port - 1].lid : 0;
+}
+
+static void
+node_info(struct hermon_model *m, uint8_t port, uint8_t *d)
+{
+	d[HERMON_NI_BASE_VERSION] = 1;
+	d[HERMON_NI_CLASS_VERSION] = 1;
+	d[HERMON_NI_NODE_TYPE] = 1;
+	d[HERMON_NI_NUM_PORTS] = m->conf.ports;
+	hermon_mad_put64(d + HERMON_NI_SYS_IMAGE_GUID, hm_sma_node_guid(m));
+	hermon_mad_put64(d + HERMON_NI_NODE_GUID, hm_sma_node_guid(m));
+	hermon_mad_put64(d + HERMON_NI_PORT_GUID, hm_sma_port_guid(m, port));
+	hermon_mad_put16(d + HERMON_NI_PARTITION_CAP, HM_SMA_PKEYS);
+	hermon_mad_put16(d + HERMON_NI_DEVICE_ID, m->conf.device_id);
+	hermon_mad_put32(d + HERMON_NI_REVISION, 0xa0);
+	hermon_mad_put32(d + HERMON_NI_LOCAL_PORT, (uint32_t)port << 24 | 0x0002c9);
+}
+
+static void
+port_info(struct hermon_model *m, uint8_t port, uint8_t *d)
+{
+	const struct hm_sma_port *s = &m->sma[port - 1];
+	bool up = s->state != HERMON_IB_PORT_DOWN;
+
+	hermon_mad_put64(d + HERMON_PI_MKEY, s->mkey);
+	hermon_mad_put64(d + HERMON_PI_GID_PREFIX, s->gid_prefix);
+	hermon_mad_put16(d + HERMON_PI_LID, s->lid);
+	hermon_mad_put16(d + HERMON_PI_SM_LID, s->sm_lid);
+	hermon_mad_put32(d + HERMON_PI_CAP_MASK, s->cap_mask);
+	d[HERMON_PI_LOCAL_PORT] = port;
+	d[HERMON_PI_WIDTH_ENABLED] = 2;      /* 4x */
+	d[HERMON_PI_WIDTH_SUPPORTED] = 3;    /* 1x, 4x */
+	d[HERMON_PI_WIDTH_ACTIVE] = up ? 2 : 0;
+	d[HERMON_PI_SPEED_STATE] = (uint8_t)(7u << 4 | s->state);  /* SDR/DDR/QDR */
+	d[HERMON_PI_PHYS_STATE] = (uint8_t)((up ? HERMON_IB_PHYS_LINKUP :
+					     HERMON_IB_PHYS_DISABLED) << 4 | 2);
+	d[HERMON_PI_LMC] = s->lmc & 7;
+	d[HERMON_PI_SPEED_ACTIVE] = (uint8_t)((up ? 4u : 0u) << 4 | 7);  /* QDR */
+	d[HERMON_PI_MTU_SMSL] = (uint8_t)(5u << 4 | (s->sm_sl & 0xf));  /* 4096 */
+	d[HERMON_PI_VL_CAP] = 4u << 4;       /* VL0-7 */
+	d[HERMON_PI_MTU_CAP] = 5;            /* 4096 */
+	d[HERMON_PI_OPER_VLS] = 4u << 4;
+	d[HERMON_PI_GUID_CAP] = HM_SMA_GUIDS;
+}
+
+/* A SubnSet(PortInfo): the MAD status it earns (0: applied). */
+static uint16_t
+port_info_set(struct hermon_model *m, uint8_t port, const uint8_t *d)
+{
+	struct hm_sma_port *s = &m->sma[port - 1];
+	uint8_t want = d[HERMON_PI_SPEED_STATE] & 0xf;
+	bool new_prefix = s->gid_prefix != hermon_mad_get64(d + HERMON_PI_GID_PREFIX);
+	uint16_t lid = hermon_mad_get16(d + HERMON_PI_LID);
+	uint32_t ev[6] = { 0 };
+
+	/* IBA 14.2.5.6: INIT -> ARMED -> ACTIVE, DOWN from any; LIDs are
+	 * unicast (1..0xbfff) */
+	if (want > HERMON_IB_PORT_ACTIVE ||
+	    (want == HERMON_IB_PORT_INIT && s->state != HERMON_IB_PORT_INIT) ||
+	    (want == HERMON_IB_PORT_ARMED && s->state != HERMON_IB_PORT_INIT &&
+	     s->state != HERMON_IB_PORT_ARMED) ||
+	    (want == HERMON_IB_PORT_ACTIVE && s->state != HERMON_IB_PORT_ARMED &&
+	     s->state != HERMON_IB_PORT_ACTIVE) ||
+	    lid >= 0xc000)
+		return HERMON_MAD_STATUS_BAD_VALUE;
+	s->mkey = hermon_mad_get64(d + HERMON_PI_MKEY);
+	s->gid_prefix = hermon_mad_get64(d + HERMON_PI_GID_PREFIX);
+	s->lid = lid;
+	s->sm_lid = hermon_mad_get16(d + HERMON_PI_SM_LID);
+	s->lmc = d[HERMON_PI_LMC] & 7;
+	s->sm_sl = d[HERMON_PI_MTU_SMSL] & 0xf;
+	if (new_prefix)
+		hm_sma_gids(m, port);
+	if (want == HERMON_IB_PORT_NOP || want == s->state)
+		return 0;
+	if (want == HERMON_IB_PORT_DOWN) {
+		/* the link retrains and comes back in INIT */
+		s->state = HERMON_IB_PORT_INIT;
+		ev[2] = (uint32_t)port << 28;
+		hm_eq_post(m, HERMON_EV_PORT_CHANGE, HERMON_PORT_CHANGE_DOWN, ev);
+		return 0;
+	}
+	s->state = want;
+	if (want == HERMON_IB_PORT_ACTIVE) {
+		ev[2] = (uint32_t)port << 28;
+		hm_eq_post(m, HERMON_EV_PORT_CHANGE, HERMON_PORT_CHANGE_ACTIVE, ev);
+	}
+	return 0;
+}
+
+/* Serve attribute @attr of the SMP in @o (a copy of the request). */
+static uint16_t
+hm_sma_attr(struct hermon_model *m, uint8_t port, uint8_t *o, bool set)
+{
+	uint16_t attr = hermon_mad_get16(o + HERMON_MAD_ATTR_ID);
+	uint32_t mod = hermon_mad_get32(o + HERMON_MAD_ATTR_MOD), i;
+	uint8_t *d = o + HERMON_SMP_DATA;
+	struct hm_sma_port *s;
+	uint8_t pp;
+	uint16_t st;
+
+	if (attr == HERMON_SMP_ATTR_NODE_DESC || attr == HERMON_SMP_ATTR_NODE_INFO) {
+		if (set)
+			return HERMON_MAD_STATUS_BAD_ATTR;
+		memset(d, 0, HERMON_SMP_DATA_LEN);
+		if (attr == HERMON_SMP_ATTR_NODE_DESC)
+			memcpy(d, hm_node_desc, sizeof(hm_node_desc));
+		else
+			node_info(m, port, d);
+		return 0;
+	}
+	if (m->conf.port_type != HERMON_PORT_TYPE_IB)
+		return HERMON_MAD_STATUS_BAD_ATTR;
+	s = &m->sma[port - 1];
+	switch (attr) {
+	case HERMON_SMP_ATTR_PORT_INFO:
+		/* the modifier names the port; 0: the one asked */
+		pp = mod == 0 ? port : (uint8_t)mod;
+		if (mod > m->conf.ports)
+			return HERMON_MAD_STATUS_BAD_VALUE;
+		if (set) {
+			st = port_info_set(m, pp, d);
+			if (st != 0)
+				return st;
+		}
+		memset(d, 0, HERMON_SMP_DATA_LEN);
+		port_info(m, pp, d);
+		return 0;
+	case HERMON_SMP_ATTR_GUID_INFO:
+		if (mod >= HM_SMA_GUIDS / HERMON_GUIDS_PER_BLOCK)
+			return HERMON_MAD_STATUS_BAD_VALUE;
+		/* GUID 0 is the port GUID: the SM sets only the others */
+		for (i = 0; set && i < HERMON_GUIDS_PER_BLOCK; i++)
+			if (mod != 0 || i != 0)
+				s->guid[mod * HERMON_GUIDS_PER_BLOCK + i] =
+					hermon_mad_get64(d + 8 * i);
+		if (set)
+			hm_sma_gids(m, port);
+		for (i = 0; i < HERMON_GUIDS_PER_BLOCK; i++)
+			hermon_mad_put64(d + 8 * i, s->guid[mod * HERMON_GUIDS_PER_BLOCK + i]);
+		return 0;
+	case HERMON_SMP_ATTR_PKEY_TABLE:
+		if ((mod & 0xffff) >= HM_SMA_PKEYS / HERMON_PKEYS_PER_BLOCK)
+			return HERMON_MAD_STATUS_BAD_VALUE;
+		mod &= 0xffff;
+		for (i = 0; i < HERMON_PKEYS_PER_BLOCK; i++) {
+			uint16_t *k = &s->pkey[mod * HERMON_PKEYS_PER_BLOCK + i];
+
+			if (set)
+				*k = hermon_mad_get16(d + 2 * i);
+			hermon_mad_put16(d + 2 * i, *k);
+		}
+		return 0;
+	default:
+		return HERMON_MAD_STATUS_BAD_ATTR;
+	}
+}
+
+uint8_t
+hm_sma_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled)
+{
+	const uint8_t *in;
+	uint8_t *out, o[HERMON_MAD_SIZE], method;
+	uint8_t port = (uint8_t)(c->in_mod & 0xffff);
+	uint16_t st = 0;
+	bool dr, pma;
+
+	if (c->opcode != HERMON_CMD_MAD_IFC)
+		return HERMON_STAT_OK;
+	*handled = true;
+	if (!m->hca_init)
+		return HERMON_STAT_BAD_SYS_STATE;
+	if (port < 1 || port > m->conf.ports)
+		return HERMON_STAT_BAD_PARAM;
+	in = hm_dma_ptr(c->in_param, HERMON_MAD_SIZE);
+	out = hm_dma_ptr(c->out_param, HERMON_MAD_SIZE);
+	if (in == NULL || out == NULL)
+		return HERMON_STAT_BAD_PARAM;
+	dr = in[HERMON_MAD_MGMT_CLASS] == HERMON_MGMT_CLASS_SUBN_DR;
+	pma = in[HERMON_MAD_MGMT_CLASS] == HERMON_MGMT_CLASS_PERF;
+	/* what the agent does not take at all it drops (no response): the
+	 * SA, CM and other GSI classes are never the firmware's */
+	if (in[HERMON_MAD_BASE_VERSION] != 1 ||
+	    (in[HERMON_MAD_MGMT_CLASS] != HERMON_MGMT_CLASS_SUBN_LID && !dr && !pma))
+		return HERMON_STAT_BAD_PKT;
+	/* IBA 14.2.4: with the M_Key check on, a Set (or a Get while the
+	 * protect bits say so; not modelled) needs the port's M_Key */
+	if ((c->op_mod & HERMON_MAD_IFC_IGNORE_MKEY) == 0 &&
+	    m->sma[port - 1].mkey != 0 && in[HERMON_MAD_METHOD] == HERMON_MAD_METHOD_SET &&
+	    hermon_mad_get64(in + HERMON_SMP_MKEY) != m->sma[port - 1].mkey)
+		return HERMON_STAT_BAD_PKT;
+	memcpy(o, in, sizeof(o));
+	method = in[HERMON_MAD_METHOD];
+	if (in[HERMON_MAD_CLASS_VERSION] != 1)
+		st = HERMON_MAD_STATUS_BAD_VERSION;
+	else if (method != HERMON_MAD_METHOD_GET && method != HERMON_MAD_METHOD_SET)
+		st = HERMON_MAD_STATUS_BAD_METHOD;
+	else if (pma)
+		st = HERMON_MAD_STATUS_BAD_ATTR;      /* counters: not modelled */
+	else
+		st = hm_sma_attr(m, port, o, method == HERMON_MAD_METHOD_SET);
+	o[HERMON_MAD_METHOD] = HERMON_MAD_METHOD_GET_RESP;
+	/* a directed-route response travels back: D set */
+	hermon_mad_put16(o + HERMON_MAD_STATUS, (uint16_t)(st | (dr ? HERMON_MAD_STATUS_D : 0)));
+	memcpy(out, o, sizeof(o));
+	return HERMON_STAT_OK;
+}
+
+uint64_t
+hermon_model_node_guid(struct hermon_model *m)
+{
+	return hm_sma_node_guid(m);
+}
+
+uint64_t
+hermon_model_port_guid(struct hermon_model *m, uint8_t port)
+{
+	return hm_sma_port_guid(m, port);
+}

@@ -1,0 +1,408 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+/*
+ * QP0 (SMI) on InfiniBand ports (F7 of issue 14): PRDMA_QP_CREATE_SMI gives
+ * the port's SMI QP, an MLX QP whose WQEs carry LRH + BTH + DETH (no GRH)
+ * on VL15; the model carries them across its cable to the other model's
+ * QP0. A minimal subnet manager written here runs on one model and
+ * manages the port at the other end of the cable: it discovers it
+ * (NodeInfo to the permissive LID), assigns LIDs, and moves PortInfo from
+ * INIT through ARMED to ACTIVE; the managed node's agent (a loop here, as
+ * Linux's MAD layer does it) hands each SMP its QP0 receives to its SMA
+ * through MAD_IFC and sends the response back on QP0. The managed port
+ * then reports ACTIVE with its LID.
+ */
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_malloc.h>
+
+#include "prdma_provider.h"
+#include "t_eal.h"
+#include "hermon_dev.h"
+#include "hermon_mad.h"
+#include "hermon_model.h"
+#include "hermon_sqp_wire.h"
+
+#define SLOT 512                    /* receive slots: 40 (GRH) + 256 */
+#define NRECV 8
+#define SEND_OFF (NRECV * SLOT)
+
+struct node {
+	struct hermon_model *m;
+	int id;
+	struct prdma_dev *dev;
+	struct hermon_dev *hd;
+	struct prdma_pd *pd;
+	struct prdma_cq *cq;
+	struct prdma_qp *qp;
+	struct prdma_mr *mr;
+	struct prdma_ah *ah;            /* to the permissive LID */
+	uint8_t *buf;
+};
+
+static struct node sm, mgd;
+static uint64_t tid = 0x5100;
+
+static void
+post_recv(struct node *n, unsigned int slot)
+{
+	const struct prdma_recv_wr *bad;
+	struct prdma_sge sge = { .addr = (uintptr_t)(n->buf + slot * SLOT), .length = SLOT,
+				 .lkey = n->mr->lkey };
+	struct prdma_recv_wr wr = { .wr_id = slot, .sg_list = &sge, .num_sge = 1 };
+
+	assert_int_equal(prdma_post_recv(n->qp, &wr, &bad), 0);
+}
+
+static struct prdma_ah *
+ah_to(struct node *n, uint16_t dlid)
+{
+	struct prdma_ah_attr aa = { .port_num = 1, .dlid = dlid };
+	struct prdma_ah *ah = prdma_ah_create(n->pd, &aa);
+
+	assert_non_null(ah);
+	return ah;
+}
+
+static void
+node_up(struct node *n, int side, const char *link)
+{
+	struct hermon_model_conf c = { .ports = 1, .port_types = 1, .port_type = 1,
+				       .link = link, .side = (uint8_t)side };
+	struct prdma_cq_init_attr ca = { .cqe = 64 };
+	struct prdma_qp_init_attr qa;
+	struct prdma_qp_attr a;
+	char name[32], args[128];
+	unsigned int i;
+
+	memset(n, 0, sizeof(*n));
+	snprintf(name, sizeof(name), "%s.%d", link, side);
+	c.name = name;
+	n->m = hermon_model_create(&c);
+	assert_non_null(n->m);
+	snprintf(args, sizeof(args), "hermon:model,name=%s,link=%s,side=%d", name, link, side);
+	n->id = prdma_dev_probe(args);
+	assert_true(n->id >= 0);
+	n->dev = prdma_dev_open((uint16_t)n->id);
+	assert_non_null(n->dev);
+	n->hd = n->dev->priv;
+	n->pd = prdma_pd_alloc(n->dev);
+	n->cq = prdma_cq_create(n->dev, &ca);
+	assert_non_null(n->cq);
+	n->buf = rte_zmalloc("t_smi", SEND_OFF + 4 * 256, 64);
+	assert_non_null(n->buf);
+	n->mr = prdma_mr_reg(n->pd, n->buf, SEND_OFF + 4 * 256, PRDMA_ACCESS_LOCAL_WRITE);
+	assert_non_null(n->mr);
+	memset(&qa, 0, sizeof(qa));
+	qa.qp_type = PRDMA_QPT_UD;
+	qa.send_cq = n->cq;
+	qa.recv_cq = n->cq;
+	qa.cap.max_send_wr = 8;
+	qa.cap.max_recv_wr = NRECV;
+	qa.cap.max_send_sge = 1;
+	qa.cap.max_recv_sge = 1;
+	qa.create_flags = PRDMA_QP_CREATE_SMI;
+	n->qp = prdma_qp_create(n->pd, &qa);
+	assert_non_null(n->qp);
+	assert_int_equal(n->qp->qp_num, 0);
+	memset(&a, 0, sizeof(a));
+	a.qp_state = PRDMA_QPS_INIT;
+	a.port_num = 1;
+	assert_int_equal(prdma_qp_modify(n->qp, &a, PRDMA_QP_STATE | PRDMA_QP_PKEY_INDEX |
+					 PRDMA_QP_PORT | PRDMA_QP_QKEY), 0);
+	a.qp_state = PRDMA_QPS_RTR;
+	assert_int_equal(prdma_qp_modify(n->qp, &a, PRDMA_QP_STATE), 0);
+	a.qp_state = PRDMA_QPS_RTS;
+	assert_int_equal(prdma_qp_modify(n->qp, &a, PRDMA_QP_STATE | PRDMA_QP_SQ_PSN), 0);
+	for (i = 0; i < NRECV; i++)
+		post_recv(n, i);
+	n->ah = ah_to(n, HERMON_LID_PERMISSIVE);
+}
+
+static void
+node_down(struct node *n)
+{
+	assert_int_equal(prdma_ah_destroy(n->ah), 0);
+	assert_int_equal(prdma_qp_destroy(n->qp), 0);
+	assert_int_equal(prdma_mr_dereg(n->mr), 0);
+	rte_free(n->buf);
+	assert_int_equal(prdma_cq_destroy(n->cq), 0);
+	assert_int_equal(prdma_pd_free(n->pd), 0);
+	prdma_dev_close(n->dev);
+	assert_int_equal(prdma_dev_remove((uint16_t)n->id), 0);
+	hermon_model_put(n->m);
+}
+
+/* Send the 256-byte MAD @mad from @n's QP0 through @ah. */
+static void
+send_mad(struct node *n, struct prdma_ah *ah, const uint8_t *mad, unsigned int k)
+{
+	uint8_t *p = n->buf + SEND_OFF + (k & 3) * 256;
+	struct prdma_sge sge = { .addr = (uintptr_t)p, .length = 256, .lkey = n->mr->lkey };
+	struct prdma_send_wr wr = {
+		.wr_id = 1000 + k, .sg_list = &sge, .num_sge = 1, .opcode = PRDMA_WR_SEND,
+		.send_flags = PRDMA_SEND_SIGNALED,
+	};
+	const struct prdma_send_wr *bad;
+
+	memcpy(p, mad, 256);
+	wr.wr.ud.ah = ah;
+	wr.wr.ud.remote_qpn = 0;
+	wr.wr.ud.remote_qkey = 0;
+	assert_int_equal(prdma_post_send(n->qp, &wr, &bad), 0);
+}
+
+/*
+ * The managed node's agent: every SMP its QP0 received goes to its SMA
+ * through MAD_IFC (keys checked, as Linux passes a received work
+ * completion), and the response back out of QP0. Returns the SMPs handled.
+ */
+static unsigned int
+agent_step(struct node *n)
+{
+	uint8_t resp[HERMON_MAD_SIZE];
+	struct prdma_wc wc;
+	unsigned int done = 0;
+	static unsigned int k;
+
+	while (prdma_cq_poll(n->cq, 1, &wc) == 1) {
+		assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
+		if (wc.opcode != PRDMA_WC_RECV)
+			continue;
+		assert_int_equal(wc.src_qp, 0);
+		assert_int_equal(wc.byte_len, 40 + 256);
+		if (hermon_cmd_mad_ifc(&n->hd->cmd, 1, 0, n->buf + wc.wr_id * SLOT + 40,
+				       resp) == 0)
+			send_mad(n, n->ah, resp, k++);
+		post_recv(n, (unsigned int)wc.wr_id);
+		done++;
+	}
+	return done;
+}
+
+/*
+ * One SubnGet/SubnSet from the SM to DLID @dlid over QP0, the managed
+ * node's agent answering; 0 with the response's data, -ETIMEDOUT when no
+ * response came.
+ */
+static int
+sm_rpc(uint16_t dlid, uint8_t method, uint16_t attr, uint32_t mod, const uint8_t *set,
+       uint8_t data[HERMON_SMP_DATA_LEN], uint16_t *status)
+{
+	uint8_t mad[HERMON_MAD_SIZE];
+	uint64_t end = rte_get_tsc_cycles() + rte_get_tsc_hz() * 2, t = ++tid;
+	struct prdma_ah *ah = dlid == HERMON_LID_PERMISSIVE ? sm.ah : ah_to(&sm, dlid);
+	struct prdma_wc wc;
+	int ret = -ETIMEDOUT;
+
+	memset(mad, 0, sizeof(mad));
+	mad[HERMON_MAD_BASE_VERSION] = 1;
+	mad[HERMON_MAD_MGMT_CLASS] = HERMON_MGMT_CLASS_SUBN_LID;
+	mad[HERMON_MAD_CLASS_VERSION] = 1;
+	mad[HERMON_MAD_METHOD] = method;
+	hermon_mad_put64(mad + HERMON_MAD_TID, t);
+	hermon_mad_put16(mad + HERMON_MAD_ATTR_ID, attr);
+	hermon_mad_put32(mad + HERMON_MAD_ATTR_MOD, mod);
+	if (set != NULL)
+		memcpy(mad + HERMON_SMP_DATA, set, HERMON_SMP_DATA_LEN);
+	send_mad(&sm, ah, mad, (unsigned int)t);
+	while (ret == -ETIMEDOUT && rte_get_tsc_cycles() < end) {
+		agent_step(&mgd);
+		while (prdma_cq_poll(sm.cq, 1, &wc) == 1) {
+			const uint8_t *r = sm.buf + wc.wr_id * SLOT + 40;
+
+			assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
+			if (wc.opcode != PRDMA_WC_RECV)
+				continue;
+			if (hermon_mad_get64(r + HERMON_MAD_TID) == t &&
+			    r[HERMON_MAD_METHOD] == HERMON_MAD_METHOD_GET_RESP) {
+				memcpy(data, r + HERMON_SMP_DATA, HERMON_SMP_DATA_LEN);
+				*status = hermon_mad_get16(r + HERMON_MAD_STATUS);
+				ret = 0;
+			}
+			post_recv(&sm, (unsigned int)wc.wr_id);
+		}
+	}
+	if (ah != sm.ah)
+		assert_int_equal(prdma_ah_destroy(ah), 0);
+	return ret;
+}
+
+/* Set the managed port's PortInfo state to @state (the rest as it is). */
+static void
+sm_set_state(uint16_t dlid, uint8_t state, uint16_t want_status)
+{
+	uint8_t d[HERMON_SMP_DATA_LEN];
+	uint16_t st;
+
+	assert_int_equal(sm_rpc(dlid, HERMON_MAD_METHOD_GET, HERMON_SMP_ATTR_PORT_INFO, 1,
+				NULL, d, &st), 0);
+	assert_int_equal(st, 0);
+	d[HERMON_PI_SPEED_STATE] = (uint8_t)((d[HERMON_PI_SPEED_STATE] & 0xf0) | state);
+	assert_int_equal(sm_rpc(dlid, HERMON_MAD_METHOD_SET, HERMON_SMP_ATTR_PORT_INFO, 1,
+				d, d, &st), 0);
+	assert_int_equal(st, want_status);
+}
+
+/* The SM's own port: through its own SMA, as Linux's MAD layer does for
+ * an SMP to the local port. */
+static void
+sm_local_port(uint16_t lid)
+{
+	uint8_t d[HERMON_SMP_DATA_LEN];
+	uint8_t s;
+
+	assert_int_equal(hermon_mad_subn(sm.hd, 1, HERMON_MAD_METHOD_GET,
+					 HERMON_SMP_ATTR_PORT_INFO, 1, NULL, d), 0);
+	hermon_mad_put16(d + HERMON_PI_LID, lid);
+	hermon_mad_put16(d + HERMON_PI_SM_LID, lid);
+	for (s = HERMON_IB_PORT_ARMED; s <= HERMON_IB_PORT_ACTIVE; s++) {
+		d[HERMON_PI_SPEED_STATE] = (uint8_t)((d[HERMON_PI_SPEED_STATE] & 0xf0) | s);
+		assert_int_equal(hermon_mad_subn(sm.hd, 1, HERMON_MAD_METHOD_SET,
+						 HERMON_SMP_ATTR_PORT_INFO, 1, d, d), 0);
+	}
+}
+
+static void
+port_is(struct node *n, uint8_t state, uint16_t lid)
+{
+	struct prdma_port_attr pa;
+
+	assert_int_equal(prdma_port_query(n->dev, 1, &pa), 0);
+	assert_int_equal(pa.state, state);
+	assert_int_equal(pa.lid, lid);
+}
+
+static void
+test_sm_over_qp0(void **state)
+{
+	uint8_t d[HERMON_SMP_DATA_LEN];
+	struct prdma_async_event e;
+	struct prdma_wc wc;
+	bool active = false;
+	uint16_t st;
+
+	(void)state;
+	node_up(&sm, 0, "tsmi");
+	node_up(&mgd, 1, "tsmi");
+	port_is(&sm, PRDMA_PORT_INIT, 0);
+	port_is(&mgd, PRDMA_PORT_INIT, 0);
+	sm_local_port(1);
+	port_is(&sm, PRDMA_PORT_ACTIVE, 1);
+	/* discovery: NodeInfo of whatever is at the other end of the cable */
+	assert_int_equal(sm_rpc(HERMON_LID_PERMISSIVE, HERMON_MAD_METHOD_GET,
+				HERMON_SMP_ATTR_NODE_INFO, 0, NULL, d, &st), 0);
+	assert_int_equal(st, 0);
+	assert_int_equal(d[HERMON_NI_NODE_TYPE], 1);
+	assert_true(hermon_mad_get64(d + HERMON_NI_NODE_GUID) ==
+		    hermon_model_node_guid(mgd.m));
+	assert_true(hermon_mad_get64(d + HERMON_NI_PORT_GUID) ==
+		    hermon_model_port_guid(mgd.m, 1));
+	/* LIDs: the port's, the SM's, and the subnet prefix */
+	assert_int_equal(sm_rpc(HERMON_LID_PERMISSIVE, HERMON_MAD_METHOD_GET,
+				HERMON_SMP_ATTR_PORT_INFO, 1, NULL, d, &st), 0);
+	assert_int_equal(d[HERMON_PI_SPEED_STATE] & 0xf, HERMON_IB_PORT_INIT);
+	assert_int_equal(hermon_mad_get16(d + HERMON_PI_LID), 0);
+	hermon_mad_put16(d + HERMON_PI_LID, 2);
+	hermon_mad_put16(d + HERMON_PI_SM_LID, 1);
+	hermon_mad_put64(d + HERMON_PI_GID_PREFIX, 0xfe80000000000077ull);
+	d[HERMON_PI_SPEED_STATE] &= 0xf0;
+	assert_int_equal(sm_rpc(HERMON_LID_PERMISSIVE, HERMON_MAD_METHOD_SET,
+				HERMON_SMP_ATTR_PORT_INFO, 1, d, d, &st), 0);
+	assert_int_equal(st, 0);
+	assert_int_equal(hermon_mad_get16(d + HERMON_PI_LID), 2);
+	port_is(&mgd, PRDMA_PORT_INIT, 2);
+	/* from now on LID routed to LID 2; INIT -> ACTIVE is refused */
+	sm_set_state(2, HERMON_IB_PORT_ACTIVE, HERMON_MAD_STATUS_BAD_VALUE);
+	sm_set_state(2, HERMON_IB_PORT_ARMED, 0);
+	port_is(&mgd, PRDMA_PORT_ARMED, 2);
+	sm_set_state(2, HERMON_IB_PORT_ACTIVE, 0);
+	port_is(&mgd, PRDMA_PORT_ACTIVE, 2);
+	while (prdma_event_get(mgd.dev, &e) == 1)
+		if (e.type == PRDMA_EVENT_PORT_ACTIVE)
+			active = true;
+	assert_true(active);
+	/* an SMP to a LID nobody has is dropped on the way: no answer */
+	assert_int_equal(sm_rpc(9, HERMON_MAD_METHOD_GET, HERMON_SMP_ATTR_NODE_INFO, 0, NULL,
+				d, &st), -ETIMEDOUT);
+	while (prdma_cq_poll(sm.cq, 1, &wc) == 1)
+		;
+	node_down(&mgd);
+	node_down(&sm);
+}
+
+/* QP0 exists on InfiniBand ports only, and not as the GSI QP too. */
+static void
+test_smi_refused(void **state)
+{
+	struct prdma_cq_init_attr ca = { .cqe = 16 };
+	struct prdma_qp_init_attr qa;
+	struct prdma_qp_attr a;
+	struct prdma_dev *dev;
+	struct prdma_pd *pd;
+	struct prdma_cq *cq;
+	struct prdma_qp *qp, *qp2;
+	int id;
+
+	(void)state;
+	id = prdma_dev_probe("hermon:model,name=tsmie");
+	assert_true(id >= 0);
+	dev = prdma_dev_open((uint16_t)id);
+	pd = prdma_pd_alloc(dev);
+	cq = prdma_cq_create(dev, &ca);
+	memset(&qa, 0, sizeof(qa));
+	qa.qp_type = PRDMA_QPT_UD;
+	qa.send_cq = cq;
+	qa.recv_cq = cq;
+	qa.cap.max_send_wr = 4;
+	qa.cap.max_recv_wr = 4;
+	qa.cap.max_send_sge = 1;
+	qa.cap.max_recv_sge = 1;
+	qa.create_flags = PRDMA_QP_CREATE_SMI | PRDMA_QP_CREATE_GSI;
+	assert_null(prdma_qp_create(pd, &qa));
+	assert_int_equal(rte_errno, EINVAL);
+	qa.create_flags = PRDMA_QP_CREATE_SMI;
+	qp = prdma_qp_create(pd, &qa);
+	assert_non_null(qp);
+	/* one per port */
+	qp2 = prdma_qp_create(pd, &qa);
+	assert_null(qp2);
+	assert_int_equal(rte_errno, EBUSY);
+	/* an Ethernet port has no QP0 */
+	memset(&a, 0, sizeof(a));
+	a.qp_state = PRDMA_QPS_INIT;
+	a.port_num = 1;
+	assert_int_equal(prdma_qp_modify(qp, &a, PRDMA_QP_STATE | PRDMA_QP_PKEY_INDEX |
+					 PRDMA_QP_PORT | PRDMA_QP_QKEY), -ENOTSUP);
+	assert_int_equal(prdma_qp_destroy(qp), 0);
+	assert_int_equal(prdma_cq_destroy(cq), 0);
+	assert_int_equal(prdma_pd_free(pd), 0);
+	prdma_dev_close(dev);
+	assert_int_equal(prdma_dev_remove((uint16_t)id), 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sm_over_qp0),
+		cmocka_unit_test(test_smi_refused),
+	};
+
+	if (t_eal_init() < 0)
+		return 1;
+	return cmocka_run_group_tests_name("hermon-smi", tests, NULL, NULL);
+}
