@@ -24,7 +24,11 @@ outstanding(const struct perf_run *r)
 }
 
 /* A timed run ends with one signaled request per QP that has unsignaled
- * ones, so every posted request is accounted for by a completion. */
+ * ones, so every posted request is accounted for by a completion. It
+ * carries the run's stamp: a different one would rewrite a byte of the
+ * source slot that requests in flight still send from (zero-copy: the
+ * payload leaves from the slot after its ICRC was taken, so the frame
+ * would fail the ICRC at the peer, a drop and a NAK on a lossless link). */
 static int
 post_tail(struct perf_run *r)
 {
@@ -35,7 +39,7 @@ post_tail(struct perf_run *r)
 	for (q = 0; q < s->nqp; q++) {
 		if (r->q_unsig[q] == 0)
 			continue;
-		ret = perf_post(r, q, 0, 1);
+		ret = perf_post(r, q, 1, 1);
 		if (ret < 0)
 			return ret;
 	}
