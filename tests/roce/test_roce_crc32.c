@@ -128,6 +128,65 @@ test_update_pieces(void **state)
 	roce_crc32_paths(ROCE_CRC32_FOLD4 | ROCE_CRC32_FOLD16);
 }
 
+/*
+ * roce_crc32_copy(), the receive path's copy and CRC in one pass, against
+ * the two done apart (roce_crc32_update() and memcpy) on every path, at
+ * random lengths up to a 9000-byte jumbo frame's payload and random source
+ * and destination alignments, from a random running register: the same
+ * register, the same bytes at the destination, not one byte written
+ * outside it, the source untouched.
+ */
+#define COPY_MAX 9000
+#define GUARD 64
+
+static void
+test_copy_fused(void **state)
+{
+	static const unsigned int paths[] = {
+		0, ROCE_CRC32_FOLD4, ROCE_CRC32_FOLD4 | ROCE_CRC32_FOLD16,
+	};
+	static uint8_t src[COPY_MAX + GUARD], keep[COPY_MAX + GUARD];
+	static uint8_t dst[COPY_MAX + 3 * GUARD], want[COPY_MAX + 3 * GUARD];
+	uint32_t i, n, len, so, doff, reg, got, exp, x = 0x9e3779b9u;
+	unsigned int p;
+
+	(void)state;
+	for (i = 0; i < sizeof(src); i++) {
+		x = x * 1664525u + 1013904223u;
+		src[i] = (uint8_t)(x >> 24);
+	}
+	memcpy(keep, src, sizeof(src));
+	for (p = 0; p < RTE_DIM(paths); p++) {
+		roce_crc32_paths(paths[p]);
+		for (n = 0; n < 3000; n++) {
+			x = x * 1664525u + 1013904223u;
+			/* Mostly short, as the size classes' edges are. */
+			len = (n & 3) == 0 ? (x >> 8) % (COPY_MAX + 1) : (x >> 8) % 600;
+			x = x * 1664525u + 1013904223u;
+			so = (x >> 8) % GUARD;
+			doff = GUARD + (x >> 16) % GUARD;
+			x = x * 1664525u + 1013904223u;
+			reg = x;
+			memset(dst, 0xa5, sizeof(dst));
+			memcpy(want, dst, sizeof(dst));
+			memcpy(want + doff, src + so, len);
+			exp = roce_crc32_update(reg, src + so, len);
+			got = roce_crc32_copy(reg, dst + doff, src + so, len);
+			if (got != exp)
+				fail_msg("path %u, length %u, src +%u, dst +%u: %08x, want %08x",
+					 paths[p], len, so, doff, got, exp);
+			if (memcmp(dst, want, sizeof(dst)) != 0)
+				fail_msg("path %u, length %u, src +%u, dst +%u: bytes differ",
+					 paths[p], len, so, doff);
+		}
+		/* And the whole CRC, as the ICRC check finishes it. */
+		if (~roce_crc32_copy(0xffffffffu, dst, src, COPY_MAX) != crc_ref(src, COPY_MAX))
+			fail_msg("path %u: the whole buffer's CRC", paths[p]);
+	}
+	assert_memory_equal(src, keep, sizeof(src));
+	roce_crc32_paths(ROCE_CRC32_FOLD4 | ROCE_CRC32_FOLD16);
+}
+
 int
 main(void)
 {
@@ -137,6 +196,7 @@ main(void)
 		cmocka_unit_test(test_fold4),
 		cmocka_unit_test(test_fold16),
 		cmocka_unit_test(test_update_pieces),
+		cmocka_unit_test(test_copy_fused),
 	};
 	uint32_t i, x = 0x12345678u;
 

@@ -56,13 +56,26 @@ RTE_INIT(roce_crc32_init)
 #endif
 }
 
-/* The register @crc carried over @len bytes (no initial or final XOR). */
+/* The register @crc carried over @len bytes (no initial or final XOR);
+ * each byte also stored at @d unless @d is NULL. */
+static __rte_always_inline uint32_t
+crc_bytes_copy(uint32_t crc, uint8_t *d, const uint8_t *p, uint32_t len)
+{
+	uint8_t b;
+
+	while (len-- != 0) {
+		b = *p++;
+		if (d != NULL)
+			*d++ = b;
+		crc = crc_table[(crc ^ b) & 0xff] ^ (crc >> 8);
+	}
+	return crc;
+}
+
 static inline uint32_t
 crc_bytes(uint32_t crc, const uint8_t *p, uint32_t len)
 {
-	while (len-- != 0)
-		crc = crc_table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
-	return crc;
+	return crc_bytes_copy(crc, NULL, p, len);
 }
 
 #ifdef RTE_ARCH_X86_64
@@ -75,6 +88,23 @@ crc_bytes(uint32_t crc, const uint8_t *p, uint32_t len)
 #define K_512_HI  0x1c6e41596ull   /* x^480 mod P */
 #define K_128_LO  0x1751997d0ull   /* x^160 mod P */
 #define K_128_HI  0x0ccaa009eull   /* x^96 mod P */
+
+/*
+ * The fused copy: every 16 or 32 bytes loaded for the fold are stored at
+ * the same offset from @d (when not NULL) while still in a register, so
+ * the copy costs no second read of the source. Inlined with d == NULL the
+ * stores vanish.
+ */
+__attribute__((target("pclmul,sse4.1")))
+static __rte_always_inline __m128i
+ld16(uint8_t *d, const uint8_t *p, uint32_t off)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)(p + off));
+
+	if (d != NULL)
+		_mm_storeu_si128((__m128i *)(d + off), v);
+	return v;
+}
 
 __attribute__((target("pclmul,sse4.1")))
 static __rte_always_inline __m128i
@@ -116,44 +146,48 @@ fold_finish(__m128i x)
 
 /* One lane, for the short frames (ACKs); @len >= 16. */
 __attribute__((target("pclmul,sse4.1")))
-static uint32_t
-crc_fold1(uint32_t crc, const uint8_t *p, uint32_t len)
+static __rte_always_inline uint32_t
+fold1_body(uint32_t crc, uint8_t *d, const uint8_t *p, uint32_t len)
 {
 	const __m128i k = _mm_set_epi64x((long long)K_128_HI, (long long)K_128_LO);
 	__m128i x;
 
-	x = _mm_xor_si128(_mm_loadu_si128((const __m128i *)p), _mm_cvtsi32_si128((int)crc));
+	x = _mm_xor_si128(ld16(d, p, 0), _mm_cvtsi32_si128((int)crc));
 	p += 16;
+	d = d != NULL ? d + 16 : NULL;
 	len -= 16;
 	while (len >= 16) {
-		x = fold(x, k, _mm_loadu_si128((const __m128i *)p));
+		x = fold(x, k, ld16(d, p, 0));
 		p += 16;
+		d = d != NULL ? d + 16 : NULL;
 		len -= 16;
 	}
-	return crc_bytes(fold_finish(x), p, len);
+	return crc_bytes_copy(fold_finish(x), d, p, len);
 }
 
 /* Four lanes; @len >= 64. */
 __attribute__((target("pclmul,sse4.1")))
-static uint32_t
-crc_fold4(uint32_t crc, const uint8_t *p, uint32_t len)
+static __rte_always_inline uint32_t
+fold4_body(uint32_t crc, uint8_t *d, const uint8_t *p, uint32_t len)
 {
 	__m128i x0, x1, x2, x3, k;
 
 	/* The register enters as the first four bytes' complement. */
-	x0 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)p), _mm_cvtsi32_si128((int)crc));
-	x1 = _mm_loadu_si128((const __m128i *)(p + 16));
-	x2 = _mm_loadu_si128((const __m128i *)(p + 32));
-	x3 = _mm_loadu_si128((const __m128i *)(p + 48));
+	x0 = _mm_xor_si128(ld16(d, p, 0), _mm_cvtsi32_si128((int)crc));
+	x1 = ld16(d, p, 16);
+	x2 = ld16(d, p, 32);
+	x3 = ld16(d, p, 48);
 	p += 64;
+	d = d != NULL ? d + 64 : NULL;
 	len -= 64;
 	k = _mm_set_epi64x((long long)K_512_HI, (long long)K_512_LO);
 	while (len >= 64) {
-		x0 = fold(x0, k, _mm_loadu_si128((const __m128i *)p));
-		x1 = fold(x1, k, _mm_loadu_si128((const __m128i *)(p + 16)));
-		x2 = fold(x2, k, _mm_loadu_si128((const __m128i *)(p + 32)));
-		x3 = fold(x3, k, _mm_loadu_si128((const __m128i *)(p + 48)));
+		x0 = fold(x0, k, ld16(d, p, 0));
+		x1 = fold(x1, k, ld16(d, p, 16));
+		x2 = fold(x2, k, ld16(d, p, 32));
+		x3 = fold(x3, k, ld16(d, p, 48));
 		p += 64;
+		d = d != NULL ? d + 64 : NULL;
 		len -= 64;
 	}
 	k = _mm_set_epi64x((long long)K_128_HI, (long long)K_128_LO);
@@ -161,26 +195,67 @@ crc_fold4(uint32_t crc, const uint8_t *p, uint32_t len)
 	x0 = fold(x0, k, x2);
 	x0 = fold(x0, k, x3);
 	while (len >= 16) {
-		x0 = fold(x0, k, _mm_loadu_si128((const __m128i *)p));
+		x0 = fold(x0, k, ld16(d, p, 0));
 		p += 16;
+		d = d != NULL ? d + 16 : NULL;
 		len -= 16;
 	}
-	return crc_bytes(fold_finish(x0), p, len);
+	return crc_bytes_copy(fold_finish(x0), d, p, len);
+}
+
+__attribute__((target("pclmul,sse4.1")))
+static uint32_t
+crc_fold1(uint32_t crc, const uint8_t *p, uint32_t len)
+{
+	return fold1_body(crc, NULL, p, len);
+}
+
+__attribute__((target("pclmul,sse4.1")))
+static uint32_t
+crc_fold1_copy(uint32_t crc, uint8_t *d, const uint8_t *p, uint32_t len)
+{
+	return fold1_body(crc, d, p, len);
+}
+
+__attribute__((target("pclmul,sse4.1")))
+static uint32_t
+crc_fold4(uint32_t crc, const uint8_t *p, uint32_t len)
+{
+	return fold4_body(crc, NULL, p, len);
+}
+
+__attribute__((target("pclmul,sse4.1")))
+static uint32_t
+crc_fold4_copy(uint32_t crc, uint8_t *d, const uint8_t *p, uint32_t len)
+{
+	return fold4_body(crc, d, p, len);
+}
+
+__attribute__((target("avx2")))
+static __rte_always_inline __m256i
+ld32(uint8_t *d, const uint8_t *p, uint32_t off)
+{
+	__m256i v = _mm256_loadu_si256((const __m256i *)(p + off));
+
+	if (d != NULL)
+		_mm256_storeu_si256((__m256i *)(d + off), v);
+	return v;
 }
 
 /* Sixteen lanes in eight 256-bit registers; @len >= 256. */
 __attribute__((target("vpclmulqdq,avx2,pclmul,sse4.1")))
-static uint32_t
-crc_fold16(uint32_t crc, const uint8_t *p, uint32_t len)
+static __rte_always_inline uint32_t
+fold16_body(uint32_t crc, uint8_t *d, const uint8_t *p, uint32_t len)
 {
 	__m256i y[8], k16;
 	__m128i x, k;
 	unsigned int i;
 
 	for (i = 0; i < 8; i++)
-		y[i] = _mm256_loadu_si256((const __m256i *)(p + 32 * i));
+		y[i] = ld32(d, p, 32 * i);
 	y[0] = _mm256_xor_si256(y[0], _mm256_castsi128_si256(_mm_cvtsi32_si128((int)crc)));
 	p += 256;
+	d = d != NULL ? d + 256 : NULL;
 	len -= 256;
 	k16 = _mm256_set_epi64x((long long)K_2048_HI, (long long)K_2048_LO,
 				(long long)K_2048_HI, (long long)K_2048_LO);
@@ -189,10 +264,10 @@ crc_fold16(uint32_t crc, const uint8_t *p, uint32_t len)
 			__m256i lo = _mm256_clmulepi64_epi128(y[i], k16, 0x00);
 			__m256i hi = _mm256_clmulepi64_epi128(y[i], k16, 0x11);
 
-			y[i] = _mm256_xor_si256(_mm256_xor_si256(lo, hi),
-				_mm256_loadu_si256((const __m256i *)(p + 32 * i)));
+			y[i] = _mm256_xor_si256(_mm256_xor_si256(lo, hi), ld32(d, p, 32 * i));
 		}
 		p += 256;
+		d = d != NULL ? d + 256 : NULL;
 		len -= 256;
 	}
 	/* The sixteen lanes into one, in message order. */
@@ -204,11 +279,26 @@ crc_fold16(uint32_t crc, const uint8_t *p, uint32_t len)
 		x = fold(x, k, _mm256_extracti128_si256(y[i], 1));
 	}
 	while (len >= 16) {
-		x = fold(x, k, _mm_loadu_si128((const __m128i *)p));
+		x = fold(x, k, ld16(d, p, 0));
 		p += 16;
+		d = d != NULL ? d + 16 : NULL;
 		len -= 16;
 	}
-	return crc_bytes(fold_finish(x), p, len);
+	return crc_bytes_copy(fold_finish(x), d, p, len);
+}
+
+__attribute__((target("vpclmulqdq,avx2,pclmul,sse4.1")))
+static uint32_t
+crc_fold16(uint32_t crc, const uint8_t *p, uint32_t len)
+{
+	return fold16_body(crc, NULL, p, len);
+}
+
+__attribute__((target("vpclmulqdq,avx2,pclmul,sse4.1")))
+static uint32_t
+crc_fold16_copy(uint32_t crc, uint8_t *d, const uint8_t *p, uint32_t len)
+{
+	return fold16_body(crc, d, p, len);
 }
 #endif
 
@@ -240,6 +330,23 @@ roce_crc32_update(uint32_t crc, const uint8_t *p, uint32_t len)
 #endif
 	/* rte_net_crc takes no running value: the table, on such CPUs. */
 	return crc_bytes(crc, p, len);
+}
+
+uint32_t
+roce_crc32_copy(uint32_t crc, void *dst, const void *src, uint32_t len)
+{
+	uint8_t *d = dst;
+	const uint8_t *p = src;
+
+#ifdef RTE_ARCH_X86_64
+	if (likely(crc_fold_wide) && len >= 256)
+		return crc_fold16_copy(crc, d, p, len);
+	if (likely(crc_fold) && len >= 64)
+		return crc_fold4_copy(crc, d, p, len);
+	if (likely(crc_fold) && len >= 16)
+		return crc_fold1_copy(crc, d, p, len);
+#endif
+	return crc_bytes_copy(crc, d, p, len);
 }
 
 uint32_t

@@ -302,6 +302,14 @@ uint32_t roce_crc32(const uint8_t *p, uint32_t len);
 uint32_t roce_crc32_update(uint32_t crc, const uint8_t *p, uint32_t len);
 
 /*
+ * roce_crc32_update() over @len bytes of @src that also copies them to
+ * @dst, in one pass (each block is stored from the register it was loaded
+ * into for the fold): the receive path's copy and ICRC of a payload.
+ * @dst and @src must not overlap; any alignment.
+ */
+uint32_t roce_crc32_copy(uint32_t crc, void *dst, const void *src, uint32_t len);
+
+/*
  * The ICRC register over the first @len bytes of a packet from @l3 (the
  * IP header, or the GRH when @v1), variant fields masked as roce_icrc()
  * does: continue it with roce_crc32_update() over the rest of the packet
