@@ -106,6 +106,45 @@ test_icrc_vectors(void **state)
 	assert_int_equal(roce_pkt_parse(frame, (uint32_t)len, &pkt), ROCE_RX_BAD_ICRC);
 }
 
+/*
+ * roce_pkt_icrc_copy(): the ICRC check that copies the payload in the
+ * same pass agrees with roce_pkt_parse()'s check, on a packet with pad
+ * (vector B: 18 payload bytes, PadCnt 2), and lands the payload at the
+ * destination either way.
+ */
+static void
+test_icrc_copy(void **state)
+{
+	uint8_t frame[256], dst[64];
+	struct roce_pkt pkt;
+	size_t len;
+
+	(void)state;
+	len = vector_frame("45010040047840004011b4d5c0a80007c0a80007"
+			   "c00012b7002caca2 2460ffff000000d300cf1710"
+			   "4630818be28935d90e9a95505401be885e500000 78f353f3", frame, 0);
+	assert_int_equal(roce_pkt_parse(frame, (uint32_t)len, &pkt), ROCE_RX_OK);
+	assert_int_equal(pkt.paylen, 18);
+	memset(dst, 0xee, sizeof(dst));
+	assert_int_equal(roce_pkt_icrc_copy(&pkt, dst + 1), ROCE_RX_OK);
+	assert_memory_equal(dst + 1, pkt.payload, 18);
+	assert_int_equal(dst[0], 0xee);
+	assert_int_equal(dst[19], 0xee);
+	/* A payload bit, or a pad bit: bad, as the separate check says. */
+	pkt.payload[5] ^= 0x10;
+	assert_int_equal(roce_pkt_icrc_copy(&pkt, dst), ROCE_RX_BAD_ICRC);
+	assert_int_equal(roce_pkt_icrc_check(&pkt), ROCE_RX_BAD_ICRC);
+	assert_memory_equal(dst, pkt.payload, 18);
+	pkt.payload[5] ^= 0x10;
+	pkt.payload[18] ^= 1;
+	assert_int_equal(roce_pkt_icrc_copy(&pkt, dst), ROCE_RX_BAD_ICRC);
+	pkt.payload[18] ^= 1;
+	assert_int_equal(roce_pkt_icrc_copy(&pkt, dst), ROCE_RX_OK);
+	/* A header bit before the payload. */
+	frame[14 + 28 + 11] ^= 1;
+	assert_int_equal(roce_pkt_icrc_copy(&pkt, dst), ROCE_RX_BAD_ICRC);
+}
+
 static void
 test_psn(void **state)
 {
@@ -300,6 +339,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_icrc_vectors),
+		cmocka_unit_test(test_icrc_copy),
 		cmocka_unit_test(test_psn),
 		cmocka_unit_test(test_rnr_and_timeout),
 		cmocka_unit_test(test_codec_all_opcodes),

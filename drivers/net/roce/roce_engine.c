@@ -305,8 +305,16 @@ roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m)
 		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
 		return;
 	}
-	/* Last of the checks, the only one that reads the whole frame. */
-	if (icrc_bad(dev, &pkt))
+	/*
+	 * Last of the checks, the only one that reads the whole frame. An RC
+	 * WRITE's MIDDLE or LAST carries no address: the responder checks
+	 * its ICRC while copying the payload to where the message's state
+	 * puts it, one pass over the bytes (roce_resp.c, write_in_place).
+	 */
+	if ((pkt.flags & (ROCE_F_WRITE | ROCE_F_RESP | ROCE_F_IMM | ROCE_F_FIRST)) ==
+	    ROCE_F_WRITE && pkt.paylen != 0 && !cnp && qp->base.qp_type == PRDMA_QPT_RC)
+		pkt.icrc_deferred = 1;
+	else if (icrc_bad(dev, &pkt))
 		return;
 	if (unlikely(cnp)) {
 		dev->st.dev[PRDMA_DEV_CNT_CNP_RECEIVED]++;

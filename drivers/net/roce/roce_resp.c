@@ -458,7 +458,8 @@ send_write(struct roce_qp *qp, struct roce_pkt *pkt, enum prdma_event_type *ev)
 	if ((f & ROCE_F_IMM) && take_rwqe(qp) < 0)
 		return ROCE_AETH_RNR_NAK;
 	if (pkt->paylen != 0) {
-		memcpy((void *)(uintptr_t)qp->wr_va, pkt->payload, pkt->paylen);
+		if (!pkt->placed)
+			memcpy((void *)(uintptr_t)qp->wr_va, pkt->payload, pkt->paylen);
 		qp->wr_va += pkt->paylen;
 		qp->wr_resid -= pkt->paylen;
 	}
@@ -472,6 +473,44 @@ send_write(struct roce_qp *qp, struct roce_pkt *pkt, enum prdma_event_type *ev)
 		qp->resp_op = ROCE_F_WRITE >> 8;
 	}
 	return 0;
+}
+
+/* A frame whose ICRC failed: dropped as the engine drops it. */
+static void
+icrc_drop(struct roce_qp *qp)
+{
+	qp->rdev->st.drop.bad_icrc++;
+	qp->rdev->st.dev[PRDMA_DEV_CNT_ICRC_DROPS]++;
+}
+
+/*
+ * The ICRC the engine left to us (an RC WRITE MIDDLE or LAST): when the
+ * packet is the expected one and send_write() will place it, copy its
+ * payload to the message's next bytes while checking it, in one pass;
+ * else check it alone. Either way before anything acts on the packet: a
+ * bad one (-1) changes nothing but those bytes of the message in progress,
+ * which its resend writes again.
+ */
+static int
+write_in_place(struct roce_qp *qp, struct roce_pkt *pkt, int32_t d)
+{
+	uint32_t f = pkt->flags;
+	enum roce_rx_verdict v;
+
+	pkt->icrc_deferred = 0;
+	if (d == 0 && qp->resp_op == (ROCE_F_WRITE >> 8) && length_ok(qp, pkt) &&
+	    (qp->wr_key == NULL || qp->wr_key->gen == qp->wr_gen) &&
+	    pkt->paylen <= qp->wr_resid &&
+	    (!(f & ROCE_F_LAST) || pkt->paylen == qp->wr_resid)) {
+		v = roce_pkt_icrc_copy(pkt, (void *)(uintptr_t)qp->wr_va);
+		pkt->placed = v == ROCE_RX_OK;
+	} else {
+		v = roce_pkt_icrc_check(pkt);
+	}
+	if (likely(v == ROCE_RX_OK))
+		return 0;
+	icrc_drop(qp);
+	return -1;
 }
 
 static int
@@ -491,6 +530,8 @@ rc_rx(struct roce_qp *qp, struct roce_pkt *pkt)
 	int32_t d = roce_psn_cmp(psn, qp->epsn);
 	int ret;
 
+	if (pkt->icrc_deferred && write_in_place(qp, pkt, d) < 0)
+		return;
 	if (d > 0) {
 		qp->cnt[PRDMA_QP_CNT_OUT_OF_SEQUENCE]++;
 		qp->rdev->st.dev[PRDMA_DEV_CNT_OUT_OF_SEQUENCE]++;
@@ -625,7 +666,11 @@ roce_resp_rx(struct roce_qp *qp, struct roce_pkt *pkt)
 
 	if (state != PRDMA_QPS_RTR && state != PRDMA_QPS_RTS &&
 	    state != PRDMA_QPS_SQD && state != PRDMA_QPS_SQE) {
-		qp->rdev->st.drop.qp_state++;
+		/* counted as the engine counts it, the ICRC first */
+		if (pkt->icrc_deferred && roce_pkt_icrc_check(pkt) != ROCE_RX_OK)
+			icrc_drop(qp);
+		else
+			qp->rdev->st.drop.qp_state++;
 		return;
 	}
 	switch (qp->base.qp_type) {

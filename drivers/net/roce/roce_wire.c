@@ -272,6 +272,28 @@ roce_pkt_icrc_check(const struct roce_pkt *pkt)
 	return got == rte_bswap32(want) ? ROCE_RX_OK : ROCE_RX_BAD_ICRC;
 }
 
+enum roce_rx_verdict
+roce_pkt_icrc_copy(const struct roce_pkt *pkt, void *dst)
+{
+	uint32_t pad = (pkt->bth_p[1] >> 4) & 3, hdr, want, got;
+	const uint8_t *tail;
+
+	/* The bytes before the payload: a chain's first segment, else the
+	 * frame up to the payload; then pad and ICRC right after it. */
+	if (pkt->trailer != NULL) {
+		hdr = pkt->hdr_cov;
+		tail = pkt->trailer;
+	} else {
+		hdr = (uint32_t)(pkt->payload - pkt->l3);
+		tail = pkt->payload + pkt->paylen;
+	}
+	want = roce_icrc_start(pkt->l3, hdr, pkt->ipv6 && !pkt->v1, pkt->v1);
+	want = roce_crc32_copy(want, dst, pkt->payload, pkt->paylen);
+	want = ~roce_crc32_update(want, tail, pad);
+	got = roce_get32(tail + pad);
+	return got == rte_bswap32(want) ? ROCE_RX_OK : ROCE_RX_BAD_ICRC;
+}
+
 /* RoCEv1: a GRH (IPv6-like, next header 0x1B) straight after Ethernet. */
 static enum roce_rx_verdict
 parse_v1(uint8_t *frame, uint32_t len, uint32_t off, struct roce_pkt *pkt)
@@ -315,6 +337,8 @@ roce_pkt_parse_hdr(uint8_t *frame, uint32_t len, struct roce_pkt *pkt)
 
 	pkt->trailer = NULL;
 	pkt->hdr_cov = 0;
+	pkt->icrc_deferred = 0;
+	pkt->placed = 0;
 	if (len < ROCE_ETH_LEN)
 		return ROCE_RX_MALFORMED;
 	etype = roce_get16(frame + 12);

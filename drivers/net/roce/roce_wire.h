@@ -352,6 +352,11 @@ struct roce_pkt {
 	 * ICRC, and the bytes from l3 in the first segment. NULL: linear. */
 	uint8_t *trailer;
 	uint32_t hdr_cov;
+	/* The engine left the ICRC to the responder, which checks it while
+	 * copying the payload (roce_pkt_icrc_copy) or before anything else;
+	 * placed: the payload is in place already. */
+	uint8_t icrc_deferred;
+	uint8_t placed;
 	uint8_t ipv6;
 	uint8_t ecn;           /* IP ECN field (ROCE_ECN_*) */
 	uint8_t v1;            /* RoCEv1: l3 is the GRH */
@@ -360,6 +365,14 @@ struct roce_pkt {
 	struct roce_bth bth;
 	struct roce_ext ext;
 };
+
+/*
+ * The ICRC check of a parsed packet that also copies its payload to @dst
+ * in the same pass over the bytes (roce_crc32_copy). The bytes land at
+ * @dst whatever the verdict: a caller places them only where the packet,
+ * if good, would put them, so that a bad one is dropped as if unseen.
+ */
+enum roce_rx_verdict roce_pkt_icrc_copy(const struct roce_pkt *pkt, void *dst);
 
 /* Parse and verify a frame of @len bytes (the ICRC included). */
 enum roce_rx_verdict roce_pkt_parse(uint8_t *frame, uint32_t len,
