@@ -307,12 +307,15 @@ roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m)
 	}
 	/*
 	 * Last of the checks, the only one that reads the whole frame. An RC
-	 * WRITE's MIDDLE or LAST carries no address: the responder checks
-	 * its ICRC while copying the payload to where the message's state
-	 * puts it, one pass over the bytes (roce_resp.c, write_in_place).
+	 * WRITE MIDDLE carries no address: the responder checks its ICRC
+	 * while copying the payload to where the message's state puts it, one
+	 * pass over the bytes (roce_resp.c, write_in_place). Not a LAST: an
+	 * application may poll the message's last byte, which a bad frame
+	 * must never set.
 	 */
-	if ((pkt.flags & (ROCE_F_WRITE | ROCE_F_RESP | ROCE_F_IMM | ROCE_F_FIRST)) ==
-	    ROCE_F_WRITE && pkt.paylen != 0 && !cnp && qp->base.qp_type == PRDMA_QPT_RC)
+	if ((pkt.flags & (ROCE_F_WRITE | ROCE_F_MIDDLE | ROCE_F_RESP)) ==
+	    (ROCE_F_WRITE | ROCE_F_MIDDLE) && pkt.paylen != 0 && !cnp &&
+	    qp->base.qp_type == PRDMA_QPT_RC)
 		pkt.icrc_deferred = 1;
 	else if (icrc_bad(dev, &pkt))
 		return;

@@ -484,7 +484,7 @@ icrc_drop(struct roce_qp *qp)
 }
 
 /*
- * The ICRC the engine left to us (an RC WRITE MIDDLE or LAST): when the
+ * The ICRC the engine left to us (an RC WRITE MIDDLE): when the
  * packet is the expected one and send_write() will place it, copy its
  * payload to the message's next bytes while checking it, in one pass;
  * else check it alone. Either way before anything acts on the packet: a
@@ -500,8 +500,7 @@ write_in_place(struct roce_qp *qp, struct roce_pkt *pkt, int32_t d)
 	pkt->icrc_deferred = 0;
 	if (d == 0 && qp->resp_op == (ROCE_F_WRITE >> 8) && length_ok(qp, pkt) &&
 	    (qp->wr_key == NULL || qp->wr_key->gen == qp->wr_gen) &&
-	    pkt->paylen <= qp->wr_resid &&
-	    (!(f & ROCE_F_LAST) || pkt->paylen == qp->wr_resid)) {
+	    pkt->paylen < qp->wr_resid && !(f & ROCE_F_LAST)) {
 		v = roce_pkt_icrc_copy(pkt, (void *)(uintptr_t)qp->wr_va);
 		pkt->placed = v == ROCE_RX_OK;
 	} else {
