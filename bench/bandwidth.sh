@@ -19,7 +19,7 @@ dat=$OUT/bandwidth.dat
 	echo "Both sides in one process on two lcores (\`--loopback\`, the embedded ring link); the"
 	echo "WRITE rows keep 128 requests in flight on one QP. memcpy is one core copying the same"
 	echo "size with rte_memcpy between two DPDK buffers. Gb/s (10^9 bits). The WRITE and READ"
-	echo "columns run zero-copy (\`zc=auto\`: payloads of 1 KiB and more leave from the MR);"
+	echo "columns run zero-copy (\`zc=auto\`, the default: payloads of 1 KiB and more leave from the MR);"
 	echo "the copy column forces every payload to be copied into its frame (\`zc=0\`), the"
 	echo "transmit path before zero-copy, in the same run."
 	echo
