@@ -905,12 +905,12 @@ test_msg_max_from_dev_cap(void **state)
 }
 
 /*
- * F9 (SL part): on an IB port the path's SL goes in sched_queue bits 5:2
- * (Linux _mlx4_set_path); the model's IB port carries it to the
- * responder's CQE.
+ * An RC SEND between two cabled IB models over a path with a GRH (routed
+ * by the peer's GID) or without one (@lid != 0: the models' ports get LIDs
+ * @lid and @lid + 0x10 and the path names the peer's by its DLID only).
  */
 static void
-test_ib_path_sl(void **state)
+ib_rc_send(const char *link, uint16_t lid)
 {
 	struct trq_side s[2];
 	struct prdma_cq_init_attr ca;
@@ -928,18 +928,19 @@ test_ib_path_sl(void **state)
 	struct prdma_wc wc;
 	int k;
 
-	(void)state;
 	memset(s, 0, sizeof(s));
 	for (k = 0; k < 2; k++) {
 		char name[16], args[96];
-		struct hermon_model_conf c = { .link = "tri2", .side = (uint8_t)k,
+		struct hermon_model_conf c = { .link = link, .side = (uint8_t)k,
 					       .port_type = 1 };
 
-		snprintf(name, sizeof(name), "tri2.%d", k);
+		snprintf(name, sizeof(name), "%s.%d", link, k);
 		c.name = name;
+		c.lid = lid != 0 ? (uint16_t)(lid + 0x10 * k) : 0;
 		s[k].m = hermon_model_create(&c);
 		assert_non_null(s[k].m);
-		snprintf(args, sizeof(args), "hermon:model,name=%s,link=tri2,side=%d", name, k);
+		snprintf(args, sizeof(args), "hermon:model,name=%s,link=%s,side=%d", name,
+			 link, k);
 		s[k].id = prdma_dev_probe(args);
 		assert_true(s[k].id >= 0);
 		s[k].dev = prdma_dev_open((uint16_t)s[k].id);
@@ -974,7 +975,12 @@ test_ib_path_sl(void **state)
 		a.qp_state = PRDMA_QPS_RTR;
 		a.path_mtu = PRDMA_MTU_1024;
 		a.dest_qp_num = s[1 - k].qp->qp_num;
-		a.ah_attr.dgid = gid[1 - k];
+		if (lid == 0) {
+			a.ah_attr.dgid = gid[1 - k];
+			a.ah_attr.flags = PRDMA_AH_F_GLOBAL;
+		} else {
+			a.ah_attr.dlid = (uint16_t)(lid + 0x10 * (1 - k));
+		}
 		a.ah_attr.port_num = 1;
 		a.ah_attr.sl = 5;
 		a.max_dest_rd_atomic = 1;
@@ -1003,7 +1009,34 @@ test_ib_path_sl(void **state)
 	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
 	assert_int_equal(wc.sl, 5);
 	assert_int_equal(trq_wait(&s[0], &wc), 1);
+	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
 	trq_close(s);
+}
+
+/*
+ * F9 (SL part): on an IB port the path's SL goes in sched_queue bits 5:2
+ * (Linux _mlx4_set_path); the model's IB port carries it to the
+ * responder's CQE. The path has a GRH (PRDMA_AH_F_GLOBAL): routed by GID.
+ */
+static void
+test_ib_path_sl(void **state)
+{
+	(void)state;
+	ib_rc_send("tri2", 0);
+}
+
+/*
+ * F9 (GRH part): an IB path whose AH has no GRH (no PRDMA_AH_F_GLOBAL)
+ * clears the QPC grh bit (Linux _mlx4_set_path sets it only for IB_AH_GRH)
+ * and the model routes such a packet by its DLID alone. The old PMD set
+ * the bit on every path, so the model looked for the (zero) DGID and the
+ * SEND reached nobody.
+ */
+static void
+test_ib_path_no_grh(void **state)
+{
+	(void)state;
+	ib_rc_send("tri3", 0x11);
 }
 
 int
@@ -1028,6 +1061,7 @@ main(void)
 		cmocka_unit_test(test_page_size_override),
 		cmocka_unit_test(test_msg_max_from_dev_cap),
 		cmocka_unit_test(test_ib_path_sl),
+		cmocka_unit_test(test_ib_path_no_grh),
 	};
 
 	if (t_eal_init() < 0)

@@ -318,7 +318,11 @@ ah_fill(struct hermon_ah *a, const struct prdma_ah_attr *at)
 	memset(av, 0, sizeof(*av));
 	HERMON_FILL(av, ud_address_vector, pd, a->pub.pd->pd_num);
 	HERMON_FILL(av, ud_address_vector, port_number, at->port_num);
-	HERMON_FILL(av, ud_address_vector, g, 1);
+	/* F9: the GRH only when the AH has one on IB (rdma-core mlx4
+	 * create_ah: g_slid bit 7 from is_global); always on RoCE */
+	HERMON_FILL(av, ud_address_vector, g,
+		    hd->port[at->port_num - 1].type != HERMON_PORT_TYPE_IB ||
+		    (at->flags & PRDMA_AH_F_GLOBAL) != 0);
 	HERMON_FILL(av, ud_address_vector, hop_limit,
 		    at->hop_limit != 0 ? at->hop_limit : 64);
 	HERMON_FILL(av, ud_address_vector, mgid_index, at->sgid_index);

@@ -298,6 +298,8 @@ qp_apply(struct hermon_qp *qp, const struct prdma_qp_attr *a, uint32_t mask)
 	}
 	if (mask & PRDMA_QP_AV) {
 		const struct prdma_ah_attr *ah = &a->ah_attr;
+		bool ib = ah->port_num >= 1 && ah->port_num <= hd->caps.num_ports &&
+			  hd->port[ah->port_num - 1].type == HERMON_PORT_TYPE_IB;
 
 		memcpy(w, ah->dgid.raw, 16);
 		QPC(primary_address_path.rgid_127_96, rte_be_to_cpu_32(w[0]));
@@ -308,14 +310,15 @@ qp_apply(struct hermon_qp *qp, const struct prdma_qp_attr *a, uint32_t mask)
 		QPC(primary_address_path.hop_limit, ah->hop_limit != 0 ? ah->hop_limit : 64);
 		QPC(primary_address_path.tclass, ah->traffic_class);
 		QPC(primary_address_path.flow_label, ah->flow_label);
-		QPC(primary_address_path.grh_ip, 1);
+		/* F9: a GRH on IB only when the AH asks for one (Linux
+		 * _mlx4_set_path: grh_mylmc bit 7 from ah_flags & IB_AH_GRH);
+		 * RoCE always carries it */
+		QPC(primary_address_path.grh_ip, !ib || (ah->flags & PRDMA_AH_F_GLOBAL) != 0);
 		QPC(primary_address_path.rlid, ah->dlid);
 		/* F9: SL in bits 5:2 on IB, priority in bits 5:3 on Ethernet
 		 * (Linux _mlx4_set_path) */
 		QPC(primary_address_path.sched_queue, 0x83 | ((ah->port_num - 1) << 6) |
-		    (ah->port_num >= 1 && ah->port_num <= hd->caps.num_ports &&
-		     hd->port[ah->port_num - 1].type == HERMON_PORT_TYPE_IB ?
-		     (ah->sl & 0xf) << 2 : (ah->sl & 7) << 3));
+		    (ib ? (ah->sl & 0xf) << 2 : (ah->sl & 7) << 3));
 		/* F13: the caller's DMAC, or the one the GID gives */
 		if (hermon_l2_dmac(hd, ah, mac) == 0 || (ah->flags & PRDMA_AH_F_DMAC)) {
 			QPC(primary_address_path.dmac_47_32, (uint32_t)mac[0] << 8 | mac[1]);
