@@ -1039,6 +1039,92 @@ test_ib_path_no_grh(void **state)
 	ib_rc_send("tri3", 0x11);
 }
 
+/*
+ * F13: an Ethernet path or UD AH whose peer MAC nobody knows (an IPv4 GID
+ * with no static neighbour, no PRDMA_AH_F_DMAC) is refused with
+ * EHOSTUNREACH: the PMD cannot resolve neighbours, and the old code took
+ * it and sent its frames to a zero MAC.
+ */
+static void
+test_no_dmac_refused(void **state)
+{
+	struct hermon_model *m = model("trn", 1, 0, false);
+	struct prdma_qp_init_attr ia;
+	struct prdma_cq_init_attr ca;
+	struct prdma_ah_attr aa;
+	struct prdma_qp_attr a;
+	struct prdma_dev *dev;
+	struct prdma_pd *pd;
+	struct prdma_cq *cq;
+	struct prdma_qp *qp;
+	struct prdma_ah *ah;
+	uint32_t mask = PRDMA_QP_STATE | PRDMA_QP_AV | PRDMA_QP_PATH_MTU |
+			PRDMA_QP_DEST_QPN | PRDMA_QP_RQ_PSN |
+			PRDMA_QP_MAX_DEST_RD_ATOMIC | PRDMA_QP_MIN_RNR_TIMER;
+	int id;
+
+	(void)state;
+	id = probe("trn");
+	assert_true(id >= 0);
+	dev = prdma_dev_open((uint16_t)id);
+	pd = prdma_pd_alloc(dev);
+	memset(&ca, 0, sizeof(ca));
+	ca.cqe = 16;
+	cq = prdma_cq_create(dev, &ca);
+	assert_non_null(cq);
+	memset(&ia, 0, sizeof(ia));
+	ia.qp_type = PRDMA_QPT_RC;
+	ia.send_cq = cq;
+	ia.recv_cq = cq;
+	ia.cap.max_send_wr = 4;
+	ia.cap.max_recv_wr = 4;
+	ia.cap.max_send_sge = 1;
+	ia.cap.max_recv_sge = 1;
+	qp = prdma_qp_create(pd, &ia);
+	assert_non_null(qp);
+	memset(&a, 0, sizeof(a));
+	a.qp_state = PRDMA_QPS_INIT;
+	a.port_num = 1;
+	assert_int_equal(prdma_qp_modify(qp, &a, PRDMA_QP_STATE | PRDMA_QP_PKEY_INDEX |
+					 PRDMA_QP_PORT | PRDMA_QP_ACCESS_FLAGS), 0);
+	/* ::ffff:192.0.2.77, no neigh= for it */
+	memset(&aa, 0, sizeof(aa));
+	aa.dgid.raw[10] = 0xff;
+	aa.dgid.raw[11] = 0xff;
+	aa.dgid.raw[12] = 192;
+	aa.dgid.raw[14] = 2;
+	aa.dgid.raw[15] = 77;
+	aa.port_num = 1;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = PRDMA_QPS_RTR;
+	a.path_mtu = PRDMA_MTU_1024;
+	a.dest_qp_num = qp->qp_num;
+	a.max_dest_rd_atomic = 1;
+	a.min_rnr_timer = 1;
+	a.ah_attr = aa;
+	assert_int_equal(prdma_qp_modify(qp, &a, mask), -EHOSTUNREACH);
+	assert_int_equal(rte_errno, EHOSTUNREACH);
+	assert_int_equal(qp->state, PRDMA_QPS_INIT);
+	ah = prdma_ah_create(pd, &aa);
+	assert_null(ah);
+	assert_int_equal(rte_errno, EHOSTUNREACH);
+	/* the caller's MAC is taken */
+	aa.flags = PRDMA_AH_F_DMAC;
+	aa.dmac.addr_bytes[0] = 0x02;
+	aa.dmac.addr_bytes[5] = 0x77;
+	ah = prdma_ah_create(pd, &aa);
+	assert_non_null(ah);
+	assert_int_equal(prdma_ah_destroy(ah), 0);
+	a.ah_attr = aa;
+	assert_int_equal(prdma_qp_modify(qp, &a, mask), 0);
+	assert_int_equal(prdma_qp_destroy(qp), 0);
+	assert_int_equal(prdma_cq_destroy(cq), 0);
+	assert_int_equal(prdma_pd_free(pd), 0);
+	prdma_dev_close(dev);
+	assert_int_equal(prdma_dev_remove((uint16_t)id), 0);
+	hermon_model_put(m);
+}
+
 int
 main(void)
 {
@@ -1062,6 +1148,7 @@ main(void)
 		cmocka_unit_test(test_msg_max_from_dev_cap),
 		cmocka_unit_test(test_ib_path_sl),
 		cmocka_unit_test(test_ib_path_no_grh),
+		cmocka_unit_test(test_no_dmac_refused),
 	};
 
 	if (t_eal_init() < 0)

@@ -337,10 +337,13 @@ ah_fill(struct hermon_ah *a, const struct prdma_ah_attr *at)
 	HERMON_FILL(av, ud_address_vector, rgid_31_0, rte_be_to_cpu_32(w[3]));
 	/* F12: the frame's DMAC travels in the datagram segment (no VLAN) */
 	memset(a->l2, 0, sizeof(a->l2));
-	if (hd->port[at->port_num - 1].type == HERMON_PORT_TYPE_ETH &&
-	    hermon_l2_dmac(hd, at, a->l2 + 2) < 0)
-		HERMON_LOG(DEBUG, "%s: AH: no DMAC for a routable GID; pass "
-			   "PRDMA_AH_F_DMAC", hd->pdev->name);
+	/* F13: no MAC, no AH (a UD frame to a zero MAC reaches nobody) */
+	if (hermon_l2_dmac_missing(hd, at)) {
+		rte_errno = EHOSTUNREACH;
+		return -EHOSTUNREACH;
+	}
+	if (hd->port[at->port_num - 1].type == HERMON_PORT_TYPE_ETH)
+		hermon_l2_dmac(hd, at, a->l2 + 2);
 	return 0;
 }
 

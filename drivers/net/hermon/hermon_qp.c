@@ -319,8 +319,9 @@ qp_apply(struct hermon_qp *qp, const struct prdma_qp_attr *a, uint32_t mask)
 		 * (Linux _mlx4_set_path) */
 		QPC(primary_address_path.sched_queue, 0x83 | ((ah->port_num - 1) << 6) |
 		    (ib ? (ah->sl & 0xf) << 2 : (ah->sl & 7) << 3));
-		/* F13: the caller's DMAC, or the one the GID gives */
-		if (hermon_l2_dmac(hd, ah, mac) == 0 || (ah->flags & PRDMA_AH_F_DMAC)) {
+		/* F13: the caller's DMAC, or the one the GID gives (checked by
+		 * hermon_qp_modify on Ethernet ports) */
+		if (hermon_l2_dmac(hd, ah, mac) == 0) {
 			QPC(primary_address_path.dmac_47_32, (uint32_t)mac[0] << 8 | mac[1]);
 			QPC(primary_address_path.dmac_31_0,
 			    (uint32_t)mac[2] << 24 | (uint32_t)mac[3] << 16 |
@@ -455,6 +456,16 @@ hermon_qp_modify(struct prdma_qp *pqp, const struct prdma_qp_attr *attr, uint32_
 		ret = hermon_sqp_port(qp, attr->port_num);
 		if (ret < 0)
 			return ret;
+	}
+	/*
+	 * F13: an RC/UC path on an Ethernet port needs its peer's MAC. The
+	 * PMD cannot ask the network (the model carries no ARP or ND, and the
+	 * PMD has no raw Ethernet queue): without one it refuses the path
+	 * rather than send frames to a zero or wrong MAC.
+	 */
+	if ((mask & PRDMA_QP_AV) && hermon_l2_dmac_missing(hd, &attr->ah_attr)) {
+		rte_errno = EHOSTUNREACH;
+		return -EHOSTUNREACH;
 	}
 	save.c = qp->qpc;
 	opt = qp_apply(qp, attr, mask);
