@@ -487,6 +487,15 @@ int prdma_srq_destroy(struct prdma_srq *srq);
  * QP modify that sets the path may wait up to 1 s on the calling thread.
  */
 #define PRDMA_AH_F_NOWAIT RTE_BIT32(1)
+/**
+ * The path carries a Global Route Header (InfiniBand's "is_global"): dgid,
+ * sgid_index, flow_label, hop_limit and traffic_class apply. Without it an
+ * InfiniBand port sends a packet with a local route header only, addressed
+ * by dlid and sl, and the GRH fields are ignored. RoCE frames always carry
+ * the GRH (it is their network header), so on Ethernet ports the flag is
+ * implied and may be left out.
+ */
+#define PRDMA_AH_F_GLOBAL RTE_BIT32(2)
 
 /** A path to a remote port. */
 struct prdma_ah_attr {

@@ -13,7 +13,8 @@ ah_attr_valid(struct prdma_dev *dev, const struct prdma_ah_attr *attr)
 {
 	struct prdma_dev_attr dattr;
 
-	if (attr->flow_label > 0xfffff || (attr->flags & ~(PRDMA_AH_F_DMAC | PRDMA_AH_F_NOWAIT)) != 0)
+	if (attr->flow_label > 0xfffff ||
+	    (attr->flags & ~(PRDMA_AH_F_DMAC | PRDMA_AH_F_NOWAIT | PRDMA_AH_F_GLOBAL)) != 0)
 		return 0;
 	if (prdma__dev_attr(dev, &dattr) < 0)
 		return 0;

@@ -15,6 +15,7 @@
 #include "t_cm_util.h"
 
 struct t_side t_a, t_b;
+unsigned int t_timeout_shift;
 
 struct prdma_cm_conn_param t_fast = {
 	.retry_count = 7,
@@ -64,8 +65,11 @@ t_cm_setup(const char *devargs_a, const char *devargs_b)
 	if (ret < 0)
 		return ret;
 	shift = getenv("PRDMA_CM_TEST_TIMEOUT_SHIFT");
-	if (shift != NULL && atoi(shift) > 0 && atoi(shift) <= 8)
-		t_fast.cm_response_timeout = (uint8_t)(t_fast.cm_response_timeout + atoi(shift));
+	if (shift != NULL && atoi(shift) > 0 && atoi(shift) <= 8) {
+		t_timeout_shift = (unsigned int)atoi(shift);
+		t_fast.cm_response_timeout = (uint8_t)(t_fast.cm_response_timeout +
+						       t_timeout_shift);
+	}
 	ret = side_up(&t_a, devargs_a);
 	if (ret == 0)
 		ret = side_up(&t_b, devargs_b);

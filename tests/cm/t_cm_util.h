@@ -38,6 +38,8 @@ extern struct t_side t_a, t_b;
  * PRDMA_CM_TEST_TIMEOUT_SHIFT=n multiplies the response timeout by 2^n.
  */
 extern struct prdma_cm_conn_param t_fast;
+/* That n (0 by default): waits tied to the response timeout scale by 2^n. */
+extern unsigned int t_timeout_shift;
 
 /* 0 when ready, 77 when the provider has no GSI QP (reason printed). */
 int t_cm_setup(const char *devargs_a, const char *devargs_b);

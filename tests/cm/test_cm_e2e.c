@@ -566,8 +566,9 @@ test_mra(void **state)
 	prdma_cm_test_set_tx_filter(loss_filter, &l);
 	ev = request(&c, 7181, &t_fast);
 	assert_int_equal(prdma_cm_ack_event(ev), 0);
-	/* longer than every resend of the REQ together (~5 x 5 ms) */
-	t_cm_idle(60);
+	/* longer than every resend of the REQ together (~5 x 5 ms, times
+	 * 2^shift with PRDMA_CM_TEST_TIMEOUT_SHIFT) */
+	t_cm_idle(60u << t_timeout_shift);
 	assert_true(l.seen[0x10] >= 2);
 	assert_true(l.seen[0x11] >= 1);
 	no_event(t_a.ch);                  /* no UNREACHABLE: the MRA holds it */
@@ -914,6 +915,9 @@ main(void)
 		return 77;
 	if (ret != 0)
 		return 1;
+	/* PRDMA_CM_TEST_FILTER=test_reject runs only the tests it matches */
+	if (getenv("PRDMA_CM_TEST_FILTER") != NULL)
+		cmocka_set_test_filter(getenv("PRDMA_CM_TEST_FILTER"));
 	ret = cmocka_run_group_tests_name("cm_e2e", tests, NULL, NULL);
 	t_cm_teardown();
 	return ret;

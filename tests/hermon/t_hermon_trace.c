@@ -905,12 +905,12 @@ test_msg_max_from_dev_cap(void **state)
 }
 
 /*
- * F9 (SL part): on an IB port the path's SL goes in sched_queue bits 5:2
- * (Linux _mlx4_set_path); the model's IB port carries it to the
- * responder's CQE.
+ * An RC SEND between two cabled IB models over a path with a GRH (routed
+ * by the peer's GID) or without one (@lid != 0: the models' ports get LIDs
+ * @lid and @lid + 0x10 and the path names the peer's by its DLID only).
  */
 static void
-test_ib_path_sl(void **state)
+ib_rc_send(const char *link, uint16_t lid)
 {
 	struct trq_side s[2];
 	struct prdma_cq_init_attr ca;
@@ -928,18 +928,19 @@ test_ib_path_sl(void **state)
 	struct prdma_wc wc;
 	int k;
 
-	(void)state;
 	memset(s, 0, sizeof(s));
 	for (k = 0; k < 2; k++) {
 		char name[16], args[96];
-		struct hermon_model_conf c = { .link = "tri2", .side = (uint8_t)k,
+		struct hermon_model_conf c = { .link = link, .side = (uint8_t)k,
 					       .port_type = 1 };
 
-		snprintf(name, sizeof(name), "tri2.%d", k);
+		snprintf(name, sizeof(name), "%s.%d", link, k);
 		c.name = name;
+		c.lid = lid != 0 ? (uint16_t)(lid + 0x10 * k) : 0;
 		s[k].m = hermon_model_create(&c);
 		assert_non_null(s[k].m);
-		snprintf(args, sizeof(args), "hermon:model,name=%s,link=tri2,side=%d", name, k);
+		snprintf(args, sizeof(args), "hermon:model,name=%s,link=%s,side=%d", name,
+			 link, k);
 		s[k].id = prdma_dev_probe(args);
 		assert_true(s[k].id >= 0);
 		s[k].dev = prdma_dev_open((uint16_t)s[k].id);
@@ -974,7 +975,12 @@ test_ib_path_sl(void **state)
 		a.qp_state = PRDMA_QPS_RTR;
 		a.path_mtu = PRDMA_MTU_1024;
 		a.dest_qp_num = s[1 - k].qp->qp_num;
-		a.ah_attr.dgid = gid[1 - k];
+		if (lid == 0) {
+			a.ah_attr.dgid = gid[1 - k];
+			a.ah_attr.flags = PRDMA_AH_F_GLOBAL;
+		} else {
+			a.ah_attr.dlid = (uint16_t)(lid + 0x10 * (1 - k));
+		}
 		a.ah_attr.port_num = 1;
 		a.ah_attr.sl = 5;
 		a.max_dest_rd_atomic = 1;
@@ -1003,7 +1009,120 @@ test_ib_path_sl(void **state)
 	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
 	assert_int_equal(wc.sl, 5);
 	assert_int_equal(trq_wait(&s[0], &wc), 1);
+	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
 	trq_close(s);
+}
+
+/*
+ * F9 (SL part): on an IB port the path's SL goes in sched_queue bits 5:2
+ * (Linux _mlx4_set_path); the model's IB port carries it to the
+ * responder's CQE. The path has a GRH (PRDMA_AH_F_GLOBAL): routed by GID.
+ */
+static void
+test_ib_path_sl(void **state)
+{
+	(void)state;
+	ib_rc_send("tri2", 0);
+}
+
+/*
+ * F9 (GRH part): an IB path whose AH has no GRH (no PRDMA_AH_F_GLOBAL)
+ * clears the QPC grh bit (Linux _mlx4_set_path sets it only for IB_AH_GRH)
+ * and the model routes such a packet by its DLID alone. The old PMD set
+ * the bit on every path, so the model looked for the (zero) DGID and the
+ * SEND reached nobody.
+ */
+static void
+test_ib_path_no_grh(void **state)
+{
+	(void)state;
+	ib_rc_send("tri3", 0x11);
+}
+
+/*
+ * F13: an Ethernet path or UD AH whose peer MAC nobody knows (an IPv4 GID
+ * with no static neighbour, no PRDMA_AH_F_DMAC) is refused with
+ * EHOSTUNREACH: the PMD cannot resolve neighbours, and the old code took
+ * it and sent its frames to a zero MAC.
+ */
+static void
+test_no_dmac_refused(void **state)
+{
+	struct hermon_model *m = model("trn", 1, 0, false);
+	struct prdma_qp_init_attr ia;
+	struct prdma_cq_init_attr ca;
+	struct prdma_ah_attr aa;
+	struct prdma_qp_attr a;
+	struct prdma_dev *dev;
+	struct prdma_pd *pd;
+	struct prdma_cq *cq;
+	struct prdma_qp *qp;
+	struct prdma_ah *ah;
+	uint32_t mask = PRDMA_QP_STATE | PRDMA_QP_AV | PRDMA_QP_PATH_MTU |
+			PRDMA_QP_DEST_QPN | PRDMA_QP_RQ_PSN |
+			PRDMA_QP_MAX_DEST_RD_ATOMIC | PRDMA_QP_MIN_RNR_TIMER;
+	int id;
+
+	(void)state;
+	id = probe("trn");
+	assert_true(id >= 0);
+	dev = prdma_dev_open((uint16_t)id);
+	pd = prdma_pd_alloc(dev);
+	memset(&ca, 0, sizeof(ca));
+	ca.cqe = 16;
+	cq = prdma_cq_create(dev, &ca);
+	assert_non_null(cq);
+	memset(&ia, 0, sizeof(ia));
+	ia.qp_type = PRDMA_QPT_RC;
+	ia.send_cq = cq;
+	ia.recv_cq = cq;
+	ia.cap.max_send_wr = 4;
+	ia.cap.max_recv_wr = 4;
+	ia.cap.max_send_sge = 1;
+	ia.cap.max_recv_sge = 1;
+	qp = prdma_qp_create(pd, &ia);
+	assert_non_null(qp);
+	memset(&a, 0, sizeof(a));
+	a.qp_state = PRDMA_QPS_INIT;
+	a.port_num = 1;
+	assert_int_equal(prdma_qp_modify(qp, &a, PRDMA_QP_STATE | PRDMA_QP_PKEY_INDEX |
+					 PRDMA_QP_PORT | PRDMA_QP_ACCESS_FLAGS), 0);
+	/* ::ffff:192.0.2.77, no neigh= for it */
+	memset(&aa, 0, sizeof(aa));
+	aa.dgid.raw[10] = 0xff;
+	aa.dgid.raw[11] = 0xff;
+	aa.dgid.raw[12] = 192;
+	aa.dgid.raw[14] = 2;
+	aa.dgid.raw[15] = 77;
+	aa.port_num = 1;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = PRDMA_QPS_RTR;
+	a.path_mtu = PRDMA_MTU_1024;
+	a.dest_qp_num = qp->qp_num;
+	a.max_dest_rd_atomic = 1;
+	a.min_rnr_timer = 1;
+	a.ah_attr = aa;
+	assert_int_equal(prdma_qp_modify(qp, &a, mask), -EHOSTUNREACH);
+	assert_int_equal(rte_errno, EHOSTUNREACH);
+	assert_int_equal(qp->state, PRDMA_QPS_INIT);
+	ah = prdma_ah_create(pd, &aa);
+	assert_null(ah);
+	assert_int_equal(rte_errno, EHOSTUNREACH);
+	/* the caller's MAC is taken */
+	aa.flags = PRDMA_AH_F_DMAC;
+	aa.dmac.addr_bytes[0] = 0x02;
+	aa.dmac.addr_bytes[5] = 0x77;
+	ah = prdma_ah_create(pd, &aa);
+	assert_non_null(ah);
+	assert_int_equal(prdma_ah_destroy(ah), 0);
+	a.ah_attr = aa;
+	assert_int_equal(prdma_qp_modify(qp, &a, mask), 0);
+	assert_int_equal(prdma_qp_destroy(qp), 0);
+	assert_int_equal(prdma_cq_destroy(cq), 0);
+	assert_int_equal(prdma_pd_free(pd), 0);
+	prdma_dev_close(dev);
+	assert_int_equal(prdma_dev_remove((uint16_t)id), 0);
+	hermon_model_put(m);
 }
 
 int
@@ -1028,6 +1147,8 @@ main(void)
 		cmocka_unit_test(test_page_size_override),
 		cmocka_unit_test(test_msg_max_from_dev_cap),
 		cmocka_unit_test(test_ib_path_sl),
+		cmocka_unit_test(test_ib_path_no_grh),
+		cmocka_unit_test(test_no_dmac_refused),
 	};
 
 	if (t_eal_init() < 0)

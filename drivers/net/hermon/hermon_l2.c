@@ -14,7 +14,10 @@
  */
 
 #include <string.h>
+#include <arpa/inet.h>
+#include <sys/socket.h>
 
+#include "hermon_logs.h"
 #include "hermon_obj.h"
 
 static const uint8_t v4_mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
@@ -54,4 +57,24 @@ hermon_l2_dmac(const struct hermon_dev *hd, const struct prdma_ah_attr *at,
 			}
 	memset(mac, 0, 6);
 	return -1;
+}
+
+bool
+hermon_l2_dmac_missing(const struct hermon_dev *hd, const struct prdma_ah_attr *at)
+{
+	char ip[64];
+	uint8_t mac[6];
+
+	if (at->port_num < 1 || at->port_num > hd->caps.num_ports ||
+	    hd->port[at->port_num - 1].type != HERMON_PORT_TYPE_ETH ||
+	    hermon_l2_dmac(hd, at, mac) == 0)
+		return false;
+	if (memcmp(at->dgid.raw, v4_mapped, sizeof(v4_mapped)) == 0)
+		inet_ntop(AF_INET, at->dgid.raw + 12, ip, sizeof(ip));
+	else
+		inet_ntop(AF_INET6, at->dgid.raw, ip, sizeof(ip));
+	HERMON_LOG(ERR, "%s: no MAC for %s: the PMD does not resolve neighbours; "
+		   "give it (PRDMA_AH_F_DMAC) or a static neighbour (neigh=IP/MAC)",
+		   hd->pdev->name, ip);
+	return true;
 }

@@ -318,7 +318,11 @@ ah_fill(struct hermon_ah *a, const struct prdma_ah_attr *at)
 	memset(av, 0, sizeof(*av));
 	HERMON_FILL(av, ud_address_vector, pd, a->pub.pd->pd_num);
 	HERMON_FILL(av, ud_address_vector, port_number, at->port_num);
-	HERMON_FILL(av, ud_address_vector, g, 1);
+	/* F9: the GRH only when the AH has one on IB (rdma-core mlx4
+	 * create_ah: g_slid bit 7 from is_global); always on RoCE */
+	HERMON_FILL(av, ud_address_vector, g,
+		    hd->port[at->port_num - 1].type != HERMON_PORT_TYPE_IB ||
+		    (at->flags & PRDMA_AH_F_GLOBAL) != 0);
 	HERMON_FILL(av, ud_address_vector, hop_limit,
 		    at->hop_limit != 0 ? at->hop_limit : 64);
 	HERMON_FILL(av, ud_address_vector, mgid_index, at->sgid_index);
@@ -333,10 +337,13 @@ ah_fill(struct hermon_ah *a, const struct prdma_ah_attr *at)
 	HERMON_FILL(av, ud_address_vector, rgid_31_0, rte_be_to_cpu_32(w[3]));
 	/* F12: the frame's DMAC travels in the datagram segment (no VLAN) */
 	memset(a->l2, 0, sizeof(a->l2));
-	if (hd->port[at->port_num - 1].type == HERMON_PORT_TYPE_ETH &&
-	    hermon_l2_dmac(hd, at, a->l2 + 2) < 0)
-		HERMON_LOG(DEBUG, "%s: AH: no DMAC for a routable GID; pass "
-			   "PRDMA_AH_F_DMAC", hd->pdev->name);
+	/* F13: no MAC, no AH (a UD frame to a zero MAC reaches nobody) */
+	if (hermon_l2_dmac_missing(hd, at)) {
+		rte_errno = EHOSTUNREACH;
+		return -EHOSTUNREACH;
+	}
+	if (hd->port[at->port_num - 1].type == HERMON_PORT_TYPE_ETH)
+		hermon_l2_dmac(hd, at, a->l2 + 2);
 	return 0;
 }
 

@@ -44,6 +44,8 @@ struct hermon_ah {
 /* hermon_l2.c: 0 and the DMAC of @at, or -1 (zero MAC) if unknown. */
 int hermon_l2_dmac(const struct hermon_dev *hd, const struct prdma_ah_attr *at,
 		   uint8_t mac[6]);
+/* true (logged) when @at is on an Ethernet port and no DMAC is known for it */
+bool hermon_l2_dmac_missing(const struct hermon_dev *hd, const struct prdma_ah_attr *at);
 
 struct hermon_qp;
 

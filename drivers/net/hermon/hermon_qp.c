@@ -298,6 +298,8 @@ qp_apply(struct hermon_qp *qp, const struct prdma_qp_attr *a, uint32_t mask)
 	}
 	if (mask & PRDMA_QP_AV) {
 		const struct prdma_ah_attr *ah = &a->ah_attr;
+		bool ib = ah->port_num >= 1 && ah->port_num <= hd->caps.num_ports &&
+			  hd->port[ah->port_num - 1].type == HERMON_PORT_TYPE_IB;
 
 		memcpy(w, ah->dgid.raw, 16);
 		QPC(primary_address_path.rgid_127_96, rte_be_to_cpu_32(w[0]));
@@ -308,16 +310,18 @@ qp_apply(struct hermon_qp *qp, const struct prdma_qp_attr *a, uint32_t mask)
 		QPC(primary_address_path.hop_limit, ah->hop_limit != 0 ? ah->hop_limit : 64);
 		QPC(primary_address_path.tclass, ah->traffic_class);
 		QPC(primary_address_path.flow_label, ah->flow_label);
-		QPC(primary_address_path.grh_ip, 1);
+		/* F9: a GRH on IB only when the AH asks for one (Linux
+		 * _mlx4_set_path: grh_mylmc bit 7 from ah_flags & IB_AH_GRH);
+		 * RoCE always carries it */
+		QPC(primary_address_path.grh_ip, !ib || (ah->flags & PRDMA_AH_F_GLOBAL) != 0);
 		QPC(primary_address_path.rlid, ah->dlid);
 		/* F9: SL in bits 5:2 on IB, priority in bits 5:3 on Ethernet
 		 * (Linux _mlx4_set_path) */
 		QPC(primary_address_path.sched_queue, 0x83 | ((ah->port_num - 1) << 6) |
-		    (ah->port_num >= 1 && ah->port_num <= hd->caps.num_ports &&
-		     hd->port[ah->port_num - 1].type == HERMON_PORT_TYPE_IB ?
-		     (ah->sl & 0xf) << 2 : (ah->sl & 7) << 3));
-		/* F13: the caller's DMAC, or the one the GID gives */
-		if (hermon_l2_dmac(hd, ah, mac) == 0 || (ah->flags & PRDMA_AH_F_DMAC)) {
+		    (ib ? (ah->sl & 0xf) << 2 : (ah->sl & 7) << 3));
+		/* F13: the caller's DMAC, or the one the GID gives (checked by
+		 * hermon_qp_modify on Ethernet ports) */
+		if (hermon_l2_dmac(hd, ah, mac) == 0) {
 			QPC(primary_address_path.dmac_47_32, (uint32_t)mac[0] << 8 | mac[1]);
 			QPC(primary_address_path.dmac_31_0,
 			    (uint32_t)mac[2] << 24 | (uint32_t)mac[3] << 16 |
@@ -452,6 +456,16 @@ hermon_qp_modify(struct prdma_qp *pqp, const struct prdma_qp_attr *attr, uint32_
 		ret = hermon_sqp_port(qp, attr->port_num);
 		if (ret < 0)
 			return ret;
+	}
+	/*
+	 * F13: an RC/UC path on an Ethernet port needs its peer's MAC. The
+	 * PMD cannot ask the network (the model carries no ARP or ND, and the
+	 * PMD has no raw Ethernet queue): without one it refuses the path
+	 * rather than send frames to a zero or wrong MAC.
+	 */
+	if ((mask & PRDMA_QP_AV) && hermon_l2_dmac_missing(hd, &attr->ah_attr)) {
+		rte_errno = EHOSTUNREACH;
+		return -EHOSTUNREACH;
 	}
 	save.c = qp->qpc;
 	opt = qp_apply(qp, attr, mask);

@@ -89,6 +89,13 @@ struct hermon_model_conf {
 	 * derived from the name. */
 	bool has_mac;
 	uint8_t mac[6];
+	/**
+	 * InfiniBand ports' LID (port 2: lid + 1) as a subnet manager would
+	 * have assigned it; 0: none. A packet without a GRH (path grh bit or
+	 * UD address vector g bit clear) is routed by its DLID alone, so it
+	 * reaches nobody without one.
+	 */
+	uint16_t lid;
 };
 
 /** ICM tables the model knows once INIT_HCA has told it their bases. */

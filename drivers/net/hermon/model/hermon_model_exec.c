@@ -569,7 +569,8 @@ hm_responder(struct hm_qp *q, const struct hm_wqe *x, struct hm_qp *dq)
 {
 	uint8_t gid[16], port;
 	struct hermon_model *dm;
-	uint32_t dqpn;
+	uint32_t dqpn, dlid;
+	bool grh;
 
 	if (!hm_wire_ok(q))
 		return -1;
@@ -579,6 +580,9 @@ hm_responder(struct hm_qp *q, const struct hm_wqe *x, struct hm_qp *dq)
 				      ud_address_vector);
 		uint32_t w[4];
 
+		grh = HERMON_GET(av, ud_address_vector, g) != 0;
+		dlid = HERMON_GET(av, ud_address_vector, rlid);
+
 		w[0] = rte_cpu_to_be_32(HERMON_GET(av, ud_address_vector, rgid_127_96));
 		w[1] = rte_cpu_to_be_32(HERMON_GET(av, ud_address_vector, rgid_95_64));
 		w[2] = rte_cpu_to_be_32(HERMON_GET(av, ud_address_vector, rgid_63_32));
@@ -586,11 +590,21 @@ hm_responder(struct hm_qp *q, const struct hm_wqe *x, struct hm_qp *dq)
 		memcpy(gid, w, 16);
 		dqpn = x->dqpn;
 	} else {
-		hm_gid_of(HERMON_NESTED(q->ctx, queue_pair_ee_context_entry,
-					primary_address_path, address_path), gid);
+		const struct hermon_prm_address_path *p =
+			HERMON_NESTED(q->ctx, queue_pair_ee_context_entry,
+				      primary_address_path, address_path);
+
+		hm_gid_of(p, gid);
+		grh = HERMON_GET(p, address_path, grh_ip) != 0;
+		dlid = HERMON_GET(p, address_path, rlid);
 		dqpn = QX(q, remote_qpn_een);
 	}
-	dm = hm_route(q->m, gid, &port);
+	/* F9: an IB packet without a GRH has only an LRH: the switch fabric
+	 * routes it by DLID; RoCE always carries the GRH */
+	if (q->m->conf.port_type == HERMON_PORT_TYPE_IB && !grh)
+		dm = hm_route_lid(q->m, (uint16_t)dlid, &port);
+	else
+		dm = hm_route(q->m, gid, &port);
 	if (dm == NULL)
 		return -1;
 	/* F12/F13: on Ethernet the frame goes to its DMAC, whatever the GID

@@ -128,6 +128,37 @@ hm_owns_gid(const struct hermon_model *m, const uint8_t gid[16], uint8_t *port)
 	return false;
 }
 
+static bool
+hm_owns_lid(const struct hermon_model *m, uint16_t dlid, uint8_t *port)
+{
+	unsigned int p;
+
+	if (m->conf.port_type != HERMON_PORT_TYPE_IB)
+		return false;
+	/* the LID the SM set through the SMA, or the one the conf presets */
+	for (p = 0; p < m->conf.ports; p++)
+		if ((m->ports_up & RTE_BIT32(p)) != 0 &&
+		    (hm_sma_lid(m, (uint8_t)(p + 1)) == dlid ||
+		     (m->conf.lid != 0 && m->conf.lid + p == dlid))) {
+			*port = (uint8_t)(p + 1);
+			return true;
+		}
+	return false;
+}
+
+struct hermon_model *
+hm_route_lid(struct hermon_model *m, uint16_t dlid, uint8_t *port)
+{
+	if (dlid == 0)
+		return NULL;
+	if (hm_owns_lid(m, dlid, port))
+		return m;
+	if (m->peer != NULL && m->peer->hca_init && !m->peer->catas &&
+	    hm_owns_lid(m->peer, dlid, port))
+		return m->peer;
+	return NULL;
+}
+
 struct hermon_model *
 hm_route(struct hermon_model *m, const uint8_t gid[16], uint8_t *port)
 {

@@ -339,6 +339,8 @@ unsigned int hm_exec_poll(struct hermon_model *m);
 void hm_link_attach(struct hermon_model *m);
 void hm_link_detach(struct hermon_model *m);
 /* The model (m itself or its peer) whose port owns @gid; *port set. */
+/* IB, no GRH: the port (this model's or the peer's) whose LID is @dlid. */
+struct hermon_model *hm_route_lid(struct hermon_model *m, uint16_t dlid, uint8_t *port);
 struct hermon_model *hm_route(struct hermon_model *m, const uint8_t gid[16],
 			      uint8_t *port);
 
