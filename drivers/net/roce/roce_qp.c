@@ -259,6 +259,13 @@ qp_reset_state(struct roce_qp *qp)
 	qp->rd_out = 0;
 	qp->pkts_noack = 0;
 	qp->timer_tsc = 0;
+	qp->probe_tsc = 0;
+	qp->probe_sent = 0;
+	qp->probe_next = 0;
+	qp->rtt_on = 0;
+	qp->srtt_tsc = 0;
+	qp->rttvar_tsc = 0;
+	qp->ack_hold_tsc = 0;
 	qp->in_rnr_wait = 0;
 	qp->tx_halt = 0;
 	qp->rq.head = qp->rq.tail = 0;
@@ -433,6 +440,7 @@ roce_qp_flush(struct roce_qp *qp)
 	qp->sq_off = 0;
 	qp->rd_out = 0;
 	qp->timer_tsc = 0;
+	qp->probe_tsc = 0;
 	qp->in_rnr_wait = 0;
 	__atomic_store_n(&qp->sq_tail, qp->sq_tail, __ATOMIC_RELEASE);
 	if (qp->have_rwqe) {
@@ -550,6 +558,7 @@ roce_qp_modify(struct prdma_qp *pqp, const struct prdma_qp_attr *a, uint32_t mas
 	if (mask & PRDMA_QP_RQ_PSN) {
 		qp->rq_psn_attr = a->rq_psn;
 		qp->epsn = a->rq_psn;
+		qp->ack_last_psn = roce_psn_add(a->rq_psn, ROCE_PSN_MASK);
 	}
 	if (mask & PRDMA_QP_SQ_PSN) {
 		qp->sq_psn_attr = a->sq_psn;
