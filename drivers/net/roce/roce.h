@@ -607,7 +607,6 @@ struct roce_qp {
 	uint32_t out_tail;
 	uint64_t ack_hold_tsc;    /* a lone ACK waits until then (ack_delay_us) */
 	uint64_t ack_grace_tsc;   /* a one-way AckReq ACK leaves after then */
-	uint8_t ack_bidir;        /* the QP sent a request while holding it */
 	uint32_t ack_last_psn;    /* PSN of the last plain ACK sent */
 
 	uint64_t cnt[PRDMA_QP_CNT_MAX];
@@ -838,6 +837,9 @@ void roce_engine_thread_stop(struct roce_dev *dev);
 /* Inline progress: the thread that sends an ACK left held when the
  * application stopped polling (roce_ack_watch.c). */
 int roce_ack_watch_start(struct roce_dev *dev);
+/* A QP leaving RTR/RTS (modify to ERR or RESET, destroy): its held ACK,
+ * if any, is sent now, under the engine flag. */
+void roce_engine_ack_flush(struct roce_dev *dev, struct roce_qp *qp);
 void roce_ack_watch_stop(struct roce_dev *dev);
 /* Process one received frame (exposed for the tests' injection). */
 void roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m);

@@ -404,19 +404,22 @@ rx_burst(struct roce_dev *dev)
  * ACK coalescing, on by default (ack_delay_us, 0 = off). A plain ACK alone
  * in the queue may wait: a later ACK replaces it (one ACK covers every PSN
  * before it). It leaves
+ *  - with the next request its QP sends, right behind it in the same burst
+ *    (@req_sent: a ping-pong's answer carries the ACK of the ping, so the
+ *    peer's send completion never waits for a deadline, and one burst
+ *    carries both frames);
  *  - once it covers ROCE_ACK_COUNT packets;
- *  - asked for by AckReq, after ROCE_ACK_GRACE_US, in the first engine
- *    step after that: with inline progress the application's next call,
- *    or the ACK watch's step when the application has stopped calling
- *    (roce_ack_watch.c). Not when its QP sends requests too (@req_sent, a
- *    ping-pong: the answer leaves at once and the peer's next request
- *    brings the next ACK to coalesce with), nor when ack_delay_us was
- *    given (an application that never stops polling): then it waits for
+ *  - asked for by AckReq, after ROCE_ACK_GRACE_US (one-way traffic: the
+ *    next message's ACK may replace it meanwhile), unless ack_delay_us was
+ *    given explicitly (an application that never stops polling and wants
+ *    fewer ACK frames): then it waits for
  *  - its deadline, ack_delay_us after it was first held (at most a quarter
- *    of the QP's ACK timeout, so the peer's timer never fires for it).
- * A lone message (the peer waits for its completion, this side sends
- * nothing) is thus ACKed within a few microseconds; a ping-pong's ACKs go
- * once per ack_delay_us at most.
+ *    of the QP's ACK timeout, so the peer's timer never fires for it);
+ *  - when its QP leaves RTS for ERR or RESET, or is destroyed
+ *    (roce_engine_ack_flush): the message it acknowledges was executed.
+ * A held ACK is sent by the first engine step after its time: with inline
+ * progress the application's next call, or the ACK watch's step when the
+ * application has stopped calling (roce_ack_watch.c).
  * The answer to a duplicate, NAKs, READ and atomic responses never wait.
  */
 static inline bool
@@ -428,6 +431,8 @@ ack_held(struct roce_qp *qp, uint64_t now, bool req_sent)
 
 	if (likely(dev->ack_delay_tsc == 0))
 		return false;
+	if (req_sent)
+		goto release;
 	o = &qp->outq[qp->out_tail & qp->out_mask];
 	if (qp->out_head - qp->out_tail != 1 || o->kind != ROCE_OUT_ACK ||
 	    o->syndrome != ROCE_AETH_ACK_NOCREDIT || o->replay ||
@@ -442,13 +447,10 @@ ack_held(struct roce_qp *qp, uint64_t now, bool req_sent)
 				       dev->tsc_hz / 4000000000ull);
 		qp->ack_hold_tsc = now + hold;
 		qp->ack_grace_tsc = now + RTE_MIN(hold, dev->ack_grace_tsc);
-		qp->ack_bidir = req_sent;
 		dev->xst.acks_held++;
-	} else {
-		qp->ack_bidir |= req_sent;
-		if ((!o->lazy && !qp->ack_bidir && !dev->cfg.ack_delay_set &&
-		     now >= qp->ack_grace_tsc) || now >= qp->ack_hold_tsc)
-			goto release;
+	} else if ((!o->lazy && !dev->cfg.ack_delay_set && now >= qp->ack_grace_tsc) ||
+		   now >= qp->ack_hold_tsc) {
+		goto release;
 	}
 	/* relaxed: the ACK watch only compares it with the step count (+1:
 	 * 0 is never held) */
@@ -457,6 +459,22 @@ ack_held(struct roce_qp *qp, uint64_t now, bool req_sent)
 release:
 	qp->ack_hold_tsc = 0;
 	return false;
+}
+
+void
+roce_engine_ack_flush(struct roce_dev *dev, struct roce_qp *qp)
+{
+	const struct roce_out *o = &qp->outq[qp->out_tail & qp->out_mask];
+	uint8_t st = qp->base.state;
+
+	if (qp->out_head - qp->out_tail != 1 || o->kind != ROCE_OUT_ACK ||
+	    o->syndrome != ROCE_AETH_ACK_NOCREDIT ||
+	    (st != PRDMA_QPS_RTR && st != PRDMA_QPS_RTS && st != PRDMA_QPS_SQD &&
+	     st != PRDMA_QPS_SQE))
+		return;
+	qp->ack_hold_tsc = 0;
+	roce_resp_tx(qp);
+	tx_flush(dev);
 }
 
 /* Everything a QP does per step besides receiving. */
@@ -784,7 +802,8 @@ roce_engine_kick(struct roce_dev *dev, struct roce_qp *qp)
 			resend_timer(qp, rtx, rte_rdtsc());
 		roce_req_complete(qp);
 	}
-	/* After the request: a held ACK leaves in the same burst, behind it. */
+	/* After the request: a held ACK leaves in the same burst, behind it
+	 * (ack_held), so the peer has its send completion with our answer. */
 	if (qp->out_head != qp->out_tail && !ack_held(qp, 0, sent != 0))
 		roce_resp_tx(qp);
 	/* What is left (a full staging area, a QP in ERR) is the engine's. */

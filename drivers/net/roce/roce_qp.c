@@ -570,6 +570,9 @@ roce_qp_modify(struct prdma_qp *pqp, const struct prdma_qp_attr *a, uint32_t mas
 		qp->retry_left = qp->retry_cnt;
 	if (mask & (PRDMA_QP_RNR_RETRY | PRDMA_QP_STATE))
 		qp->rnr_left = qp->rnr_retry;
+	/* What the responder executed is acknowledged before the QP stops. */
+	if ((next == PRDMA_QPS_RESET || next == PRDMA_QPS_ERR) && next != cur)
+		roce_engine_ack_flush(dev, qp);
 	if (next == PRDMA_QPS_RESET && cur != PRDMA_QPS_RESET) {
 		/* RESET discards the queues without completions. */
 		qp_reset_state(qp);
@@ -629,6 +632,8 @@ roce_qp_destroy(struct prdma_qp *pqp)
 	uint32_t w = qp->slot >> 6;
 
 	roce_engine_lock(dev);
+	/* A held ACK leaves first: the peer waits for it to complete. */
+	roce_engine_ack_flush(dev, qp);
 	/*
 	 * Zero-copy frames still held by the port point into this QP's send
 	 * queue (their WQE's count): send nothing more, wait for them
