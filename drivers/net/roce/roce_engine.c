@@ -802,10 +802,18 @@ roce_engine_kick(struct roce_dev *dev, struct roce_qp *qp)
 			resend_timer(qp, rtx, rte_rdtsc());
 		roce_req_complete(qp);
 	}
-	/* After the request: a held ACK leaves in the same burst, behind it
-	 * (ack_held), so the peer has its send completion with our answer. */
-	if (qp->out_head != qp->out_tail && !ack_held(qp, 0, sent != 0))
+	/*
+	 * After the request, a held ACK (ack_held) leaves right behind it, in
+	 * a burst of its own: the peer has its send completion a frame after
+	 * our answer, never a deadline later, and the answer does not wait
+	 * for the ACK to cross (over a veth pair a burst's frames are seen
+	 * together).
+	 */
+	if (qp->out_head != qp->out_tail && !ack_held(qp, 0, sent != 0)) {
+		if (sent != 0 && dev->ack_delay_tsc != 0)
+			tx_flush(dev);
 		roce_resp_tx(qp);
+	}
 	/* What is left (a full staging area, a QP in ERR) is the engine's. */
 	if (unlikely(qp->base.state == PRDMA_QPS_ERR))
 		roce_qp_wake_locked(qp);
