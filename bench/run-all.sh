@@ -40,6 +40,14 @@ else
 	echo "bench: roce-afxdp needs root" >&2
 fi
 
+# Tail latency with ~1 % loss each way (tc BPF filter, net_af_packet).
+echo "=== bench/loss-tail.sh"
+if [ "$(id -u)" = 0 ]; then
+	PRDMA_BUILD=$BUILD "$dir/loss-tail.sh" "${ITERS:-20000}" || rc=1
+else
+	echo "bench: loss-tail needs root" >&2
+fi
+
 # Hermon model: instructions per post and poll, counted by callgrind.
 echo "=== bench/hermon-ipc.sh"
 md=$OUT/hermon_ipc.md

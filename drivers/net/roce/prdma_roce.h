@@ -76,6 +76,12 @@ struct prdma_roce_stats {
 	uint64_t zc_active;       /**< 1: payloads of zc_min= bytes and more leave
 				   *   from the registered memory (zero-copy) */
 	uint64_t zc_frames;       /**< frames sent zero-copy */
+	uint64_t tlp_probes;      /**< tail-loss probes sent (RC: the last
+				   *   unacknowledged packet again, with AckReq,
+				   *   after about two RTTs without an ACK) */
+	uint64_t tlp_acked;       /**< probed tails acknowledged before the ACK
+				   *   timeout (recoveries, or slow ACKs) */
+	uint64_t acks_held;       /**< ACKs that waited to be coalesced */
 };
 
 /** Read the provider's statistics. @return 0 or -ENODEV/-EINVAL. */

@@ -78,6 +78,25 @@ extern int roce_logtype;
 #define ROCE_ZC_REFS        4096          /* zero-copy frames in flight per device */
 #define ROCE_ZC_MIN_DEFAULT 1024          /* payloads from this size leave zero-copy */
 #define ROCE_ZC_WAIT_MS     100           /* dereg/destroy wait for held frames */
+/*
+ * ACK coalescing (roce_engine.c): a plain ACK may wait up to ack_delay_us
+ * (this by default) for a later one to replace it or for a request of its
+ * QP to leave with it, never for more than ROCE_ACK_COUNT packets.
+ */
+#define ROCE_ACK_DELAY_US   16
+#define ROCE_ACK_COUNT      16            /* packets one ACK may cover at most */
+/* An AckReq ACK of one-way traffic waits only this long (an answer of its
+ * QP, if one comes, takes that long to be posted). */
+#define ROCE_ACK_GRACE_US   2
+/* Inline progress: how often the ACK watch looks for a held ACK that an
+ * application which stopped polling left behind (roce_ack_watch.c). */
+#define ROCE_ACK_WATCH_US   50
+/* Tail-loss probe (roce_req.c): after PTO = max(2 x SRTT, SRTT + 4 x
+ * RTTVAR) + the larger of this and ack_delay_us, at least ROCE_PTO_MIN_US,
+ * the last unacknowledged packet is sent again; none before a first RTT
+ * sample. */
+#define ROCE_PTO_SLACK_US   4
+#define ROCE_PTO_MIN_US     10
 
 /* ------------------------------------------------------------------ */
 /* Configuration (roce_args.c)                                         */
@@ -103,6 +122,8 @@ struct roce_cfg {
 	uint8_t cc;               /* react to CNPs (DCQCN-style) */
 	uint32_t cnp_interval_us; /* at most one CNP per QP per interval */
 	uint32_t ack_delay_us;    /* hold a lone ACK this long for coalescing, 0 = off */
+	uint8_t ack_delay_set;    /* given in devargs: AckReq ACKs wait for it too */
+	uint8_t tlp;              /* RC tail-loss probe (roce_req.c) */
 	uint32_t fault_rate[PRDMA_ROCE_FAULT_DIR_NB][PRDMA_ROCE_FAULT_KIND_NB];
 	uint64_t fault_seed;
 	uint32_t fault_delay_us;
@@ -462,6 +483,7 @@ struct roce_out {
 	uint8_t kind;
 	uint8_t syndrome;
 	uint8_t replay;           /* answers a duplicate: holds no new resource */
+	uint8_t lazy;             /* ACK no AckReq asked for: may wait its deadline */
 	uint32_t psn;             /* ACK/atomic PSN; READ: next PSN to send */
 	uint32_t msn;
 	uint32_t off;             /* READ: bytes already sent */
@@ -545,6 +567,16 @@ struct roce_qp {
 	uint64_t timer_tsc;       /* local ACK timeout deadline, 0 = off */
 	uint64_t rnr_tsc;         /* RNR wait deadline */
 	uint32_t rnr_psn;
+	/* RTT estimate and tail-loss probe (roce_req.c) */
+	uint64_t srtt_tsc;        /* smoothed RTT, 0 before the first sample */
+	uint64_t rttvar_tsc;      /* its mean deviation */
+	uint64_t rtt_t0;          /* when the sampled packet left */
+	uint32_t rtt_psn;         /* the sampled packet (an AckReq one) */
+	uint8_t rtt_on;           /* a sample is in flight */
+	uint8_t probe_sent;       /* this tail was probed already */
+	uint8_t probe_next;       /* the next packet sent is the probe */
+	uint64_t probe_tsc;       /* probe deadline, 0 = off */
+	uint32_t probe_psn;
 
 	/* receive queue (unless an SRQ is used) */
 	struct roce_rq rq;
@@ -574,6 +606,8 @@ struct roce_qp {
 	uint32_t out_head;
 	uint32_t out_tail;
 	uint64_t ack_hold_tsc;    /* a lone ACK waits until then (ack_delay_us) */
+	uint64_t ack_grace_tsc;   /* a one-way AckReq ACK leaves after then */
+	uint32_t ack_last_psn;    /* PSN of the last plain ACK sent */
 
 	uint64_t cnt[PRDMA_QP_CNT_MAX];
 	struct roce_cc cc;
@@ -672,11 +706,17 @@ struct roce_dev {
 	uint64_t tsc_hz;
 	uint64_t line_mbps;       /* link speed, the congestion control's ceiling */
 	uint64_t ack_delay_tsc;   /* ack_delay_us in TSC ticks, 0 = ACK at once */
+	uint64_t ack_grace_tsc;   /* ROCE_ACK_GRACE_US in TSC ticks */
 
 	/* the engine flag: 0 free, 1 held */
 	uint32_t busy;
 	uint64_t now;             /* TSC of the step's work (see roce_engine_step) */
 	uint32_t idle_steps;      /* steps that found nothing, for the timer checks */
+	uint64_t steps;           /* engine steps run (the ACK watch reads it) */
+	uint64_t ack_held_step;   /* 1 + the last step that left an ACK held */
+	pthread_t ack_watch;      /* inline progress: roce_ack_watch.c */
+	volatile int ack_watch_run;
+	uint8_t ack_watch_started;
 
 	/*
 	 * QPs (changed only with the engine flag held). qp_tbl has
@@ -794,6 +834,13 @@ roce_engine_polls(struct roce_dev *dev)
 void roce_engine_kick(struct roce_dev *dev, struct roce_qp *qp);
 int roce_engine_thread_start(struct roce_dev *dev);
 void roce_engine_thread_stop(struct roce_dev *dev);
+/* Inline progress: the thread that sends an ACK left held when the
+ * application stopped polling (roce_ack_watch.c). */
+int roce_ack_watch_start(struct roce_dev *dev);
+/* A QP leaving RTR/RTS (modify to ERR or RESET, destroy): its held ACK,
+ * if any, is sent now, under the engine flag. */
+void roce_engine_ack_flush(struct roce_dev *dev, struct roce_qp *qp);
+void roce_ack_watch_stop(struct roce_dev *dev);
 /* Process one received frame (exposed for the tests' injection). */
 void roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m);
 

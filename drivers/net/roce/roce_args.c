@@ -36,6 +36,7 @@
 #define ROCE_ARG_MAX_QP   "max_qp"
 #define ROCE_ARG_ZC       "zc"
 #define ROCE_ARG_ZC_MIN   "zc_min"
+#define ROCE_ARG_TLP      "tlp"
 
 /* Fault keys: <dir>_<kind>, in the order of the public enums. */
 static const char *const fault_keys[PRDMA_ROCE_FAULT_DIR_NB][PRDMA_ROCE_FAULT_KIND_NB] = {
@@ -48,7 +49,7 @@ const char *const roce_args_keys[] = {
 	ROCE_ARG_MTU, ROCE_ARG_PCAP, ROCE_ARG_PROGRESS, ROCE_ARG_NAME,
 	ROCE_ARG_BURST, ROCE_ARG_IFACE, ROCE_ARG_VERSION, ROCE_ARG_ECN, ROCE_ARG_CC,
 	ROCE_ARG_CNP_US, ROCE_ARG_SEED, ROCE_ARG_DELAY_US, ROCE_ARG_ACK_US, ROCE_ARG_MCAST_LOOP, ROCE_ARG_IGMP,
-	ROCE_ARG_MAX_QP, ROCE_ARG_ZC, ROCE_ARG_ZC_MIN,
+	ROCE_ARG_MAX_QP, ROCE_ARG_ZC, ROCE_ARG_ZC_MIN, ROCE_ARG_TLP,
 	"tx_drop", "tx_dup", "tx_reorder", "tx_corrupt", "tx_delay", "tx_ce",
 	"rx_drop", "rx_dup", "rx_reorder", "rx_corrupt", "rx_delay", "rx_ce",
 	NULL,
@@ -280,6 +281,19 @@ arg_ack_us(const char *key, const char *value, void *opaque)
 	if (prdma_args_parse_u64("roce", key, value, 0, 1000, &v) < 0)
 		return -EINVAL;
 	cfg->ack_delay_us = (uint32_t)v;
+	cfg->ack_delay_set = 1;
+	return 0;
+}
+
+static int
+arg_tlp(const char *key, const char *value, void *opaque)
+{
+	struct roce_cfg *cfg = opaque;
+	uint64_t v;
+
+	if (prdma_args_parse_u64("roce", key, value, 0, 1, &v) < 0)
+		return -EINVAL;
+	cfg->tlp = (uint8_t)v;
 	return 0;
 }
 
@@ -409,6 +423,7 @@ static const struct {
 	{ ROCE_ARG_MTU, arg_mtu },
 	{ ROCE_ARG_PCAP, arg_pcap },
 	{ ROCE_ARG_PROGRESS, arg_progress },
+	{ ROCE_ARG_TLP, arg_tlp },
 	{ ROCE_ARG_NAME, arg_name },
 	{ ROCE_ARG_BURST, arg_burst },
 };
@@ -444,6 +459,7 @@ roce_args_parse(const char *args, struct roce_cfg *cfg)
 	cfg->ecn = 1;
 	cfg->cc = 1;
 	cfg->cnp_interval_us = 50;
+	cfg->ack_delay_us = ROCE_ACK_DELAY_US;
 	cfg->fault_seed = 1;
 	cfg->fault_delay_us = 100;
 	cfg->mcast_loop = 1;

@@ -175,6 +175,7 @@ roce_dev_remove(struct prdma_dev *pdev)
 	if (dev == NULL)
 		return;
 	roce_engine_thread_stop(dev);
+	roce_ack_watch_stop(dev);
 	roce_engine_lock(dev);
 	dev_free(dev);
 	pdev->priv = NULL;
@@ -366,6 +367,7 @@ roce_probe(struct prdma_dev *pdev, const char *args)
 	line_rate(dev);
 	faults_from_args(dev);
 	dev->ack_delay_tsc = (uint64_t)dev->cfg.ack_delay_us * dev->tsc_hz / 1000000;
+	dev->ack_grace_tsc = (uint64_t)ROCE_ACK_GRACE_US * dev->tsc_hz / 1000000;
 	snprintf(buf, sizeof(buf), "roce_lp_%u", ++dev_gen);
 	dev->loop = rte_ring_create(buf, ROCE_RING_SIZE, pdev->socket_id,
 				    RING_F_SP_ENQ | RING_F_SC_DEQ);
@@ -398,11 +400,12 @@ roce_probe(struct prdma_dev *pdev, const char *args)
 	pdev->obj_size.srq = sizeof(struct roce_srq);
 	pdev->obj_size.qp = sizeof(struct roce_qp);
 	pdev->obj_size.ah = sizeof(struct roce_ah);
-	if (dev->cfg.progress_thread) {
+	if (dev->cfg.progress_thread)
 		ret = roce_engine_thread_start(dev);
-		if (ret < 0)
-			goto err;
-	}
+	else
+		ret = roce_ack_watch_start(dev);
+	if (ret < 0)
+		goto err;
 	ROCE_LOG(INFO, "%s: port %u, %s mode, active MTU %u, %s transmit", pdev->name,
 		 dev->port_id, dev->link != NULL ? "ring" : "port",
 		 prdma_mtu_bytes(dev->active_mtu), dev->zc != NULL ? "zero-copy" : "copy");
@@ -411,6 +414,19 @@ err:
 	dev_free(dev);
 	pdev->priv = NULL;
 	return ret;
+}
+
+static uint8_t
+ack_delay_exp(const struct roce_dev *dev)
+{
+	uint64_t ns = (uint64_t)RTE_MAX(dev->cfg.ack_delay_us, 2u * ROCE_ACK_WATCH_US) * 1000;
+	uint8_t e = 0;
+
+	if (dev->cfg.ack_delay_us == 0)
+		return 0;
+	while (e < 31 && (4096ull << e) < ns)
+		e++;
+	return e;
 }
 
 static int
@@ -459,7 +475,9 @@ roce_dev_query(struct prdma_dev *pdev, struct prdma_dev_attr *a)
 	a->max_caller_data = 56;
 	a->max_callee_data = 196;
 	a->max_pkeys = 1;
-	a->local_ca_ack_delay = 0;
+	/* 4.096 us x 2^n covering the longest an ACK is held (ack_delay_us,
+	 * or two looks of the ACK watch when the application stops polling). */
+	a->local_ca_ack_delay = ack_delay_exp(dev);
 	a->phys_port_cnt = 1;
 	a->transport = dev->cfg.roce_version == 1 ? PRDMA_TRANSPORT_ROCE_V1 :
 		PRDMA_TRANSPORT_ROCE_V2;

@@ -412,36 +412,80 @@ rx_burst(struct roce_dev *dev)
 }
 
 /*
- * ACK coalescing (ack_delay_us): a plain ACK alone in the queue may wait a
- * little - a later one replaces it (one ACK covers every PSN before it), so
- * a stream or a ping-pong sends far fewer. NAKs, READ and atomic responses
- * never wait, and the hold is far below any ACK timeout. A held ACK leaves
- * from a later step: with inline progress the responder must keep being
- * polled (or use progress=thread).
+ * ACK coalescing, on by default (ack_delay_us, 0 = off). A plain ACK alone
+ * in the queue may wait: a later ACK replaces it (one ACK covers every PSN
+ * before it). It leaves
+ *  - with the next request its QP sends, right behind it in the same burst
+ *    (@req_sent: a ping-pong's answer carries the ACK of the ping, so the
+ *    peer's send completion never waits for a deadline, and one burst
+ *    carries both frames);
+ *  - once it covers ROCE_ACK_COUNT packets;
+ *  - asked for by AckReq, after ROCE_ACK_GRACE_US (one-way traffic: the
+ *    next message's ACK may replace it meanwhile), unless ack_delay_us was
+ *    given explicitly (an application that never stops polling and wants
+ *    fewer ACK frames): then it waits for
+ *  - its deadline, ack_delay_us after it was first held (at most a quarter
+ *    of the QP's ACK timeout, so the peer's timer never fires for it);
+ *  - when its QP leaves RTS for ERR or RESET, or is destroyed
+ *    (roce_engine_ack_flush): the message it acknowledges was executed.
+ * A held ACK is sent by the first engine step after its time: with inline
+ * progress the application's next call, or the ACK watch's step when the
+ * application has stopped calling (roce_ack_watch.c).
+ * The answer to a duplicate, NAKs, READ and atomic responses never wait.
  */
 static inline bool
-ack_held(struct roce_qp *qp, uint64_t now)
+ack_held(struct roce_qp *qp, uint64_t now, bool req_sent)
 {
+	struct roce_dev *dev = qp->rdev;
 	const struct roce_out *o;
+	uint64_t hold;
 
-	if (likely(qp->rdev->ack_delay_tsc == 0))
+	if (likely(dev->ack_delay_tsc == 0))
 		return false;
+	if (req_sent)
+		goto release;
 	o = &qp->outq[qp->out_tail & qp->out_mask];
 	if (qp->out_head - qp->out_tail != 1 || o->kind != ROCE_OUT_ACK ||
-	    o->syndrome != ROCE_AETH_ACK_NOCREDIT) {
-		qp->ack_hold_tsc = 0;
-		return false;
-	}
+	    o->syndrome != ROCE_AETH_ACK_NOCREDIT || o->replay ||
+	    roce_psn_diff(o->psn, qp->ack_last_psn) >= ROCE_ACK_COUNT)
+		goto release;
 	if (now == 0)
 		now = rte_rdtsc();
 	if (qp->ack_hold_tsc == 0) {
-		qp->ack_hold_tsc = now + qp->rdev->ack_delay_tsc;
-		return true;
+		hold = dev->ack_delay_tsc;
+		if (qp->timeout != 0)
+			hold = RTE_MIN(hold, roce_ack_timeout_ns(qp->timeout) *
+				       dev->tsc_hz / 4000000000ull);
+		qp->ack_hold_tsc = now + hold;
+		qp->ack_grace_tsc = now + RTE_MIN(hold, dev->ack_grace_tsc);
+		dev->xst.acks_held++;
+	} else if ((!o->lazy && !dev->cfg.ack_delay_set && now >= qp->ack_grace_tsc) ||
+		   now >= qp->ack_hold_tsc) {
+		goto release;
 	}
-	if (now < qp->ack_hold_tsc)
-		return true;
+	/* relaxed: the ACK watch only compares it with the step count (+1:
+	 * 0 is never held) */
+	__atomic_store_n(&dev->ack_held_step, dev->steps + 1, __ATOMIC_RELAXED);
+	return true;
+release:
 	qp->ack_hold_tsc = 0;
 	return false;
+}
+
+void
+roce_engine_ack_flush(struct roce_dev *dev, struct roce_qp *qp)
+{
+	const struct roce_out *o = &qp->outq[qp->out_tail & qp->out_mask];
+	uint8_t st = qp->base.state;
+
+	if (qp->out_head - qp->out_tail != 1 || o->kind != ROCE_OUT_ACK ||
+	    o->syndrome != ROCE_AETH_ACK_NOCREDIT ||
+	    (st != PRDMA_QPS_RTR && st != PRDMA_QPS_RTS && st != PRDMA_QPS_SQD &&
+	     st != PRDMA_QPS_SQE))
+		return;
+	qp->ack_hold_tsc = 0;
+	roce_resp_tx(qp);
+	tx_flush(dev);
 }
 
 /* Everything a QP does per step besides receiving. */
@@ -482,6 +526,17 @@ qp_busy(struct roce_qp *qp)
 	return qp->sq_next != __atomic_load_n(&qp->sq_head, __ATOMIC_ACQUIRE);
 }
 
+/* The earliest deadline of @qp: RNR wait, tail-loss probe, ACK timeout. */
+static inline uint64_t
+qp_due(const struct roce_qp *qp)
+{
+	if (qp->in_rnr_wait)
+		return qp->rnr_tsc;
+	if (qp->probe_tsc != 0 && qp->probe_tsc < qp->timer_tsc)
+		return qp->probe_tsc;
+	return qp->timer_tsc;
+}
+
 /* After @qp ran: marked for the next step if busy, else its timer noted. */
 static inline void
 qp_settle(struct roce_dev *dev, struct roce_qp *qp)
@@ -492,11 +547,8 @@ qp_settle(struct roce_dev *dev, struct roce_qp *qp)
 		roce_qp_wake_locked(qp);
 		return;
 	}
-	if (qp->in_rnr_wait)
-		due = qp->rnr_tsc;
-	else if (qp->timer_tsc != 0)
-		due = qp->timer_tsc;
-	else
+	due = qp_due(qp);
+	if (due == 0)
 		return;
 	dev->qp_tmr[qp->slot >> 6] |= RTE_BIT64(qp->slot & 63);
 	if (due < dev->timer_next)
@@ -523,7 +575,7 @@ timers_scan(struct roce_dev *dev, uint64_t now)
 			qp = dev->qp_tbl[slot];
 			due = 0;
 			if (qp != NULL)
-				due = qp->in_rnr_wait ? qp->rnr_tsc : qp->timer_tsc;
+				due = qp_due(qp);
 			if (due == 0 || due <= now) {
 				/* gone, disarmed, or due: a step settles it again */
 				dev->qp_tmr[w] &= ~RTE_BIT64(slot & 63);
@@ -560,7 +612,7 @@ qp_run(struct roce_dev *dev, struct roce_qp *qp, uint64_t now)
 
 	work = qp_step(qp, now);
 	resend_timer(qp, rtx, now);
-	if (qp->out_head != qp->out_tail && !ack_held(qp, now))
+	if (qp->out_head != qp->out_tail && !ack_held(qp, now, work != 0))
 		work += roce_resp_tx(qp);
 	qp_settle(dev, qp);
 	return work;
@@ -696,6 +748,8 @@ roce_engine_step(struct roce_dev *dev)
 	unsigned int work;
 	uint64_t now;
 
+	/* relaxed: the ACK watch only looks for a change */
+	__atomic_store_n(&dev->steps, dev->steps + 1, __ATOMIC_RELAXED);
 	/*
 	 * Responses (ACKs, NAKs, READ responses) leave in the same step as the
 	 * request that produced them, as an HCA answers without being polled:
@@ -748,16 +802,28 @@ roce_engine_poll(struct roce_dev *dev)
 void
 roce_engine_kick(struct roce_dev *dev, struct roce_qp *qp)
 {
-	if (qp->out_head != qp->out_tail && !ack_held(qp, 0))
-		roce_resp_tx(qp);
+	unsigned int sent = 0;
+
 	if (qp->base.state == PRDMA_QPS_RTS || qp->base.state == PRDMA_QPS_SQD) {
 		uint64_t rtx = qp->cnt[PRDMA_QP_CNT_RETRANSMITS];
 
 		/* 0: the requester reads the TSC only if it arms a timer. */
-		roce_req_tx(qp, 0);
+		sent = roce_req_tx(qp, 0);
 		if (unlikely(qp->cnt[PRDMA_QP_CNT_RETRANSMITS] != rtx))
 			resend_timer(qp, rtx, rte_rdtsc());
 		roce_req_complete(qp);
+	}
+	/*
+	 * After the request, a held ACK (ack_held) leaves right behind it, in
+	 * a burst of its own: the peer has its send completion a frame after
+	 * our answer, never a deadline later, and the answer does not wait
+	 * for the ACK to cross (over a veth pair a burst's frames are seen
+	 * together).
+	 */
+	if (qp->out_head != qp->out_tail && !ack_held(qp, 0, sent != 0)) {
+		if (sent != 0 && dev->ack_delay_tsc != 0)
+			tx_flush(dev);
+		roce_resp_tx(qp);
 	}
 	/* What is left (a full staging area, a QP in ERR) is the engine's. */
 	if (unlikely(qp->base.state == PRDMA_QPS_ERR))

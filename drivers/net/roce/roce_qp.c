@@ -259,6 +259,13 @@ qp_reset_state(struct roce_qp *qp)
 	qp->rd_out = 0;
 	qp->pkts_noack = 0;
 	qp->timer_tsc = 0;
+	qp->probe_tsc = 0;
+	qp->probe_sent = 0;
+	qp->probe_next = 0;
+	qp->rtt_on = 0;
+	qp->srtt_tsc = 0;
+	qp->rttvar_tsc = 0;
+	qp->ack_hold_tsc = 0;
 	qp->in_rnr_wait = 0;
 	qp->tx_halt = 0;
 	qp->rq.head = qp->rq.tail = 0;
@@ -433,6 +440,7 @@ roce_qp_flush(struct roce_qp *qp)
 	qp->sq_off = 0;
 	qp->rd_out = 0;
 	qp->timer_tsc = 0;
+	qp->probe_tsc = 0;
 	qp->in_rnr_wait = 0;
 	__atomic_store_n(&qp->sq_tail, qp->sq_tail, __ATOMIC_RELEASE);
 	if (qp->have_rwqe) {
@@ -550,6 +558,7 @@ roce_qp_modify(struct prdma_qp *pqp, const struct prdma_qp_attr *a, uint32_t mas
 	if (mask & PRDMA_QP_RQ_PSN) {
 		qp->rq_psn_attr = a->rq_psn;
 		qp->epsn = a->rq_psn;
+		qp->ack_last_psn = roce_psn_add(a->rq_psn, ROCE_PSN_MASK);
 	}
 	if (mask & PRDMA_QP_SQ_PSN) {
 		qp->sq_psn_attr = a->sq_psn;
@@ -561,6 +570,9 @@ roce_qp_modify(struct prdma_qp *pqp, const struct prdma_qp_attr *a, uint32_t mas
 		qp->retry_left = qp->retry_cnt;
 	if (mask & (PRDMA_QP_RNR_RETRY | PRDMA_QP_STATE))
 		qp->rnr_left = qp->rnr_retry;
+	/* What the responder executed is acknowledged before the QP stops. */
+	if ((next == PRDMA_QPS_RESET || next == PRDMA_QPS_ERR) && next != cur)
+		roce_engine_ack_flush(dev, qp);
 	if (next == PRDMA_QPS_RESET && cur != PRDMA_QPS_RESET) {
 		/* RESET discards the queues without completions. */
 		qp_reset_state(qp);
@@ -620,6 +632,8 @@ roce_qp_destroy(struct prdma_qp *pqp)
 	uint32_t w = qp->slot >> 6;
 
 	roce_engine_lock(dev);
+	/* A held ACK leaves first: the peer waits for it to complete. */
+	roce_engine_ack_flush(dev, qp);
 	/*
 	 * Zero-copy frames still held by the port point into this QP's send
 	 * queue (their WQE's count): send nothing more, wait for them

@@ -93,6 +93,40 @@ outstanding(const struct roce_qp *qp)
  * timer armed then would count the next message's timeout from this ACK
  * (a ping-pong with a slow peer resent after a fraction of the timeout).
  */
+/*
+ * The tail-loss probe. A lost last packet (or its lost ACK) is otherwise
+ * found only by the ACK timeout, which is set for the worst path, not for
+ * this one: after PTO, two smoothed RTTs and a little slack, with nothing
+ * acknowledged since the last transmission, the last packet sent goes
+ * again with AckReq, once per tail. PTO adds the peer's ACK delay (ours
+ * taken for it) to two RTTs, so a coalesced ACK does not look lost. Its answer is an ACK either way (a
+ * duplicate is answered as one), it takes nothing from retry_cnt, and the
+ * ACK timer keeps running: the QP's timeout stays the bound. No probe when
+ * PTO is not well below the timeout.
+ */
+static void
+probe_arm(struct roce_qp *qp, uint64_t now)
+{
+	uint64_t pto, rto;
+
+	qp->probe_tsc = 0;
+	if (qp->timer_tsc == 0 || qp->probe_sent)
+		return;
+	/* The peer may hold its ACK (coalescing) up to its ack delay: take
+	 * ours as its, as TCP's PTO adds the worst-case delayed ACK. */
+	/* No probe before an RTT is known: a slow peer (Linux rxe in a guest)
+	 * would see it as a spurious resend. With one, two RTTs, or SRTT plus
+	 * four deviations when the RTT varies more (as TCP's RTO). */
+	if (qp->srtt_tsc == 0 || !qp->rdev->cfg.tlp)
+		return;
+	pto = RTE_MAX(2 * qp->srtt_tsc, qp->srtt_tsc + 4 * qp->rttvar_tsc) +
+		RTE_MAX(us_to_tsc(qp->rdev, ROCE_PTO_SLACK_US), qp->rdev->ack_delay_tsc);
+	pto = RTE_MAX(pto, us_to_tsc(qp->rdev, ROCE_PTO_MIN_US));
+	rto = ack_timeout_tsc(qp);
+	if (pto < rto / 2)
+		qp->probe_tsc = now + pto;
+}
+
 static void
 timer_restart(struct roce_qp *qp, uint64_t now)
 {
@@ -101,6 +135,34 @@ timer_restart(struct roce_qp *qp, uint64_t now)
 		qp->timer_tsc = now + ack_timeout_tsc(qp);
 	else
 		qp->timer_tsc = 0;
+	probe_arm(qp, now);
+}
+
+/*
+ * An answer covering @psn came at @now: the RTT sample ends if it covers
+ * the sampled packet (SRTT += (sample - SRTT) / 8, as TCP smooths). A
+ * resent packet never starts a sample and a go-back-N ends it (Karn).
+ */
+static inline void
+rtt_answered(struct roce_qp *qp, uint32_t psn, uint64_t now)
+{
+	uint64_t rtt;
+
+	if (!qp->rtt_on || roce_psn_cmp(psn, qp->rtt_psn) < 0)
+		return;
+	qp->rtt_on = 0;
+	if (now <= qp->rtt_t0)
+		return;
+	rtt = now - qp->rtt_t0;
+	if (qp->srtt_tsc == 0) {
+		qp->srtt_tsc = rtt;
+		qp->rttvar_tsc = rtt / 2;
+		return;
+	}
+	/* RTTVAR += (|SRTT - sample| - RTTVAR) / 4, as TCP (RFC 6298). */
+	qp->rttvar_tsc = qp->rttvar_tsc - qp->rttvar_tsc / 4 +
+		(rtt > qp->srtt_tsc ? rtt - qp->srtt_tsc : qp->srtt_tsc - rtt) / 4;
+	qp->srtt_tsc = qp->srtt_tsc - qp->srtt_tsc / 8 + rtt / 8;
 }
 
 static uint32_t
@@ -199,12 +261,13 @@ fail_wqe(struct roce_qp *qp, struct roce_swqe *w, enum prdma_wc_status status)
 	roce_req_complete(qp);
 }
 
-/* Go back to @psn: the next packet sent is the one carrying it. */
-static void
+/* Go back to @psn: the next packet sent is the one carrying it (1). */
+static int
 rewind_to(struct roce_qp *qp, uint32_t psn)
 {
 	uint32_t i;
 
+	qp->rtt_on = 0;
 	for (i = qp->sq_tail; i != qp->sq_next + (qp->sq_off != 0); i++) {
 		struct roce_swqe *w = &qp->sq[i & qp->sq_mask];
 		uint32_t off;
@@ -223,8 +286,9 @@ rewind_to(struct roce_qp *qp, uint32_t psn)
 		qp->sq_next = i;
 		qp->sq_off = is_atomic(w->opcode) ? 0 : off;
 		qp->sq_psn = psn;
-		break;
+		return 1;
 	}
+	return 0;
 }
 
 /*
@@ -358,7 +422,9 @@ send_packet(struct roce_qp *qp, struct roce_swqe *w)
 		bth.dqpn = qp->dest_qpn;
 	}
 	if (qp->base.qp_type == PRDMA_QPT_RC) {
-		if (last || ++qp->pkts_noack >= ROCE_ACK_EVERY) {
+		/* AckReq where IBA requesters set it: the last packet of a
+		 * message, and every ROCE_ACK_EVERY packets within one. */
+		if (last || ++qp->pkts_noack >= ROCE_ACK_EVERY || qp->probe_next) {
 			bth.ackreq = 1;
 			qp->pkts_noack = 0;
 		}
@@ -394,9 +460,21 @@ send_packet(struct roce_qp *qp, struct roce_swqe *w)
 sent:
 	qp->cnt[PRDMA_QP_CNT_TX_PACKETS]++;
 	qp->cnt[PRDMA_QP_CNT_TX_BYTES] += pay;
-	if (roce_psn_cmp(psn, qp->max_psn) < 0) {
+	if (unlikely(qp->probe_next)) {
+		/* The probe: counted apart, it is not a retry. */
+		qp->probe_next = 0;
+		dev->xst.tlp_probes++;
+	} else if (roce_psn_cmp(psn, qp->max_psn) < 0) {
 		qp->cnt[PRDMA_QP_CNT_RETRANSMITS]++;
 		dev->st.dev[PRDMA_DEV_CNT_RETRANSMITS]++;
+	} else {
+		/* New data: a new tail to probe, and maybe an RTT sample. */
+		qp->probe_sent = 0;
+		if (bth.ackreq && !qp->rtt_on && qp->base.qp_type == PRDMA_QPT_RC) {
+			qp->rtt_on = 1;
+			qp->rtt_psn = psn;
+			qp->rtt_t0 = rte_rdtsc();
+		}
 	}
 	if (w->opcode == PRDMA_WR_RDMA_READ || is_atomic(w->opcode)) {
 		qp->sq_off = 0;
@@ -519,9 +597,15 @@ roce_req_tx(struct roce_qp *qp, uint64_t now)
 		}
 		n++;
 	}
-	if (n != 0 && qp->timer_tsc == 0 && qp->base.qp_type == PRDMA_QPT_RC &&
-	    qp->timeout != 0)
-		timer_restart(qp, now != 0 ? now : rte_rdtsc());
+	if (n != 0 && qp->base.qp_type == PRDMA_QPT_RC && qp->timeout != 0) {
+		if (now == 0)
+			now = rte_rdtsc();
+		/* The probe counts from the last transmission (the tail). */
+		if (qp->timer_tsc == 0)
+			timer_restart(qp, now);
+		else
+			probe_arm(qp, now);
+	}
 	return n;
 }
 
@@ -572,8 +656,15 @@ ack_upto(struct roce_qp *qp, uint32_t psn, uint64_t now)
 		}
 		w->done = 1;
 	}
-	if (roce_psn_cmp(una, qp->una_psn) > 0)
+	rtt_answered(qp, psn, now);
+	if (roce_psn_cmp(una, qp->una_psn) > 0) {
 		qp->una_psn = una;
+		if (qp->probe_sent && roce_psn_cmp(psn, qp->probe_psn) >= 0) {
+			/* The probed tail is acknowledged, no timeout needed. */
+			qp->rdev->xst.tlp_acked++;
+		}
+		qp->probe_sent = 0;
+	}
 	skip_acked(qp);
 	qp->retry_left = qp->retry_cnt;
 	timer_restart(qp, now);
@@ -721,8 +812,11 @@ rx_read_resp(struct roce_qp *qp, struct roce_pkt *pkt, uint64_t now)
 	qp->cnt[PRDMA_QP_CNT_RX_PACKETS]++;
 	qp->cnt[PRDMA_QP_CNT_RX_BYTES] += pkt->paylen;
 	w->resp_psn = roce_psn_add(psn, 1);
-	if (roce_psn_cmp(psn, qp->una_psn) >= 0)
+	rtt_answered(qp, psn, now);
+	if (roce_psn_cmp(psn, qp->una_psn) >= 0) {
 		qp->una_psn = roce_psn_add(psn, 1);
+		qp->probe_sent = 0;
+	}
 	qp->retry_left = qp->retry_cnt;
 	if (pkt->flags & ROCE_F_LAST) {
 		w->done = 1;
@@ -766,8 +860,11 @@ rx_atomic_ack(struct roce_qp *qp, struct roce_pkt *pkt, uint64_t now)
 	w->done = 1;
 	if (qp->rd_out > 0)
 		qp->rd_out--;
-	if (roce_psn_cmp(psn, qp->una_psn) >= 0)
+	rtt_answered(qp, psn, now);
+	if (roce_psn_cmp(psn, qp->una_psn) >= 0) {
 		qp->una_psn = roce_psn_add(psn, 1);
+		qp->probe_sent = 0;
+	}
 	qp->retry_left = qp->retry_cnt;
 	timer_restart(qp, now);
 }
@@ -816,8 +913,23 @@ roce_req_timers(struct roce_qp *qp, uint64_t now)
 		timer_restart(qp, now);
 		return;
 	}
-	if (qp->timer_tsc == 0 || now < qp->timer_tsc)
+	if (qp->timer_tsc == 0)
 		return;
+	if (now < qp->timer_tsc) {
+		if (qp->probe_tsc == 0 || now < qp->probe_tsc)
+			return;
+		qp->probe_tsc = 0;
+		if (qp->probe_sent || roce_psn_cmp(qp->una_psn, qp->max_psn) >= 0 ||
+		    oldest(qp) == NULL)
+			return;
+		qp->probe_sent = 1;
+		qp->probe_psn = roce_psn_add(qp->max_psn, ROCE_PSN_MASK);
+		qp->probe_next = (uint8_t)rewind_to(qp, qp->probe_psn);
+		return;
+	}
+	qp->probe_tsc = 0;
+	qp->probe_next = 0;
+	qp->probe_sent = 0; /* the resent tail may be probed again */
 	w = oldest(qp);
 	if (w == NULL) {
 		qp->timer_tsc = 0;

@@ -29,8 +29,13 @@ out_push(struct roce_qp *qp)
 	return o;
 }
 
+/*
+ * Queue a plain ACK of @psn. @lazy: no AckReq asked for it (the engine
+ * may hold it to its deadline); @now_: a duplicate's answer, which never
+ * waits (the requester probes or retries for it).
+ */
 static void
-send_ack(struct roce_qp *qp, uint32_t psn)
+send_ack(struct roce_qp *qp, uint32_t psn, int lazy, int now_)
 {
 	struct roce_out *o;
 
@@ -40,6 +45,8 @@ send_ack(struct roce_qp *qp, uint32_t psn)
 		if (o->kind == ROCE_OUT_ACK && o->syndrome == ROCE_AETH_ACK_NOCREDIT) {
 			o->psn = psn;
 			o->msn = qp->msn;
+			o->lazy &= (uint8_t)lazy;
+			o->replay |= (uint8_t)now_;
 			return;
 		}
 	}
@@ -50,6 +57,8 @@ send_ack(struct roce_qp *qp, uint32_t psn)
 	o->syndrome = ROCE_AETH_ACK_NOCREDIT;
 	o->psn = psn;
 	o->msn = qp->msn;
+	o->lazy = (uint8_t)lazy;
+	o->replay = (uint8_t)now_;
 }
 
 static void
@@ -248,7 +257,7 @@ rc_duplicate(struct roce_qp *qp, struct roce_pkt *pkt)
 		}
 		return; /* resource gone: drop */
 	}
-	send_ack(qp, roce_psn_add(qp->epsn, ROCE_PSN_MASK));
+	send_ack(qp, roce_psn_add(qp->epsn, ROCE_PSN_MASK), 0, 1);
 }
 
 static struct roce_res *
@@ -570,8 +579,16 @@ rc_rx(struct roce_qp *qp, struct roce_pkt *pkt)
 		return;
 	}
 	qp->epsn = roce_psn_add(psn, 1);
+	/*
+	 * ACK what AckReq asks for; with coalescing on, also what it does not
+	 * (a middle packet), lazily: that ACK leaves once it covers
+	 * ROCE_ACK_COUNT packets or at its deadline, so a requester that asks
+	 * rarely (rxe: every 64th packet) still sees its window move.
+	 */
 	if (pkt->bth.ackreq)
-		send_ack(qp, psn);
+		send_ack(qp, psn, 0, 0);
+	else if (qp->rdev->ack_delay_tsc != 0)
+		send_ack(qp, psn, 1, 0);
 }
 
 static void
@@ -708,6 +725,8 @@ tx_ack(struct roce_qp *qp, const struct roce_out *o)
 	ext.orig = o->orig;
 	hlen = roce_hdr_encode(p, &bth, &ext);
 	roce_frame_send(qp->rdev, m, &qp->path, hlen);
+	if (o->kind == ROCE_OUT_ACK && o->syndrome == ROCE_AETH_ACK_NOCREDIT)
+		qp->ack_last_psn = o->psn;
 	return 0;
 }
 

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+/*
+ * The ACK watch. With inline progress the engine runs only inside the
+ * application's calls (poll, peek, post, dev_progress), and a coalesced
+ * ACK is held until the next engine step. An application that stops
+ * calling after the step that held one would leave its peer waiting for
+ * the ACK until its retransmit timer fires. This thread looks every
+ * ROCE_ACK_WATCH_US: when the last step left an ACK held and no step has
+ * run since its previous look, it runs one step itself (under the engine
+ * flag, as the progress thread does). While the application polls, it
+ * only reads two words.
+ */
+
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_lcore.h>
+
+#include "roce.h"
+
+static void *
+ack_watch(void *arg)
+{
+	struct roce_dev *dev = arg;
+	struct timespec ts = { 0, ROCE_ACK_WATCH_US * 1000 };
+	uint64_t seen = UINT64_MAX, steps;
+
+	while (__atomic_load_n(&dev->ack_watch_run, __ATOMIC_ACQUIRE)) {
+		nanosleep(&ts, NULL);
+		steps = __atomic_load_n(&dev->steps, __ATOMIC_RELAXED);
+		if (steps == seen &&
+		    __atomic_load_n(&dev->ack_held_step, __ATOMIC_RELAXED) == steps + 1 &&
+		    roce_engine_trylock(dev)) {
+			roce_engine_step(dev);
+			roce_engine_unlock(dev);
+			steps = __atomic_load_n(&dev->steps, __ATOMIC_RELAXED);
+		}
+		seen = steps;
+	}
+	return NULL;
+}
+
+int
+roce_ack_watch_start(struct roce_dev *dev)
+{
+	char name[RTE_MAX_THREAD_NAME_LEN];
+	int ret;
+
+	if (dev->ack_delay_tsc == 0)
+		return 0; /* ACKs leave at once: nothing is ever held */
+	snprintf(name, sizeof(name), "roce-ack-%u", dev->pdev->dev_id);
+	dev->ack_watch_run = 1;
+	ret = rte_ctrl_thread_create(&dev->ack_watch, name, NULL, ack_watch, dev);
+	if (ret != 0) {
+		dev->ack_watch_run = 0;
+		ROCE_LOG(ERR, "%s: cannot start the ACK watch thread: %s",
+			 dev->pdev->name, strerror(ret));
+		return -ret;
+	}
+	dev->ack_watch_started = 1;
+	return 0;
+}
+
+void
+roce_ack_watch_stop(struct roce_dev *dev)
+{
+	if (!dev->ack_watch_started)
+		return;
+	__atomic_store_n(&dev->ack_watch_run, 0, __ATOMIC_RELEASE);
+	pthread_join(dev->ack_watch, NULL);
+	dev->ack_watch_started = 0;
+}
