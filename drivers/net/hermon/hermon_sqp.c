@@ -28,6 +28,7 @@
 
 #include "hermon_barrier.h"
 #include "hermon_logs.h"
+#include "hermon_mad_wire.h"
 #include "hermon_obj.h"
 #include "hermon_sqp_wire.h"
 
@@ -195,25 +196,37 @@ put_hdr(uint8_t *w, uint32_t off, const uint8_t *h, uint32_t n)
 	return RTE_ALIGN_CEIL(off, 16);
 }
 
+/*
+ * The headers sit at the Ethernet header's odd offsets: every field goes
+ * in byte by byte (hermon_mad_put16/32), never by an aligned store.
+ */
+#define hdr_put16 hermon_mad_put16
+#define hdr_put32 hermon_mad_put32
+
+/*
+ * BTH + DETH of a UD SEND from special QP @src_qp (IBA 9.2, 9.3), the same
+ * for both framings.
+ */
+static void
+put_bth_deth(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t pad,
+	     uint32_t src_qp, uint8_t *b)
+{
+	uint8_t *d = b + HERMON_BTH_LEN;
+	uint32_t qkey = wr->wr.ud.remote_qkey;
+
+	b[0] = HERMON_BTH_UD_SEND_ONLY;
+	b[1] = (uint8_t)(((wr->send_flags & PRDMA_SEND_SOLICITED) ? 0x80 : 0) | pad << 4);
+	hdr_put16(b + 2, HERMON_DEFAULT_PKEY);
+	hdr_put32(b + 4, wr->wr.ud.remote_qpn & 0xffffff);
+	hdr_put32(b + 8, qp->mlx_psn++ & 0xffffff);
+	/* a Q_Key with the MSB set means the QP's own (IBA 10.2.5) */
+	if (qkey & RTE_BIT32(31))
+		qkey = qp->attr.qkey;
+	hdr_put32(d, qkey);
+	hdr_put32(d + 4, src_qp);
+}
+
 /* The RoCE v1 header of one MAD to @ah (IBA A16.4, 9.2, 9.3). */
-
-/* The headers sit at the Ethernet header's odd offsets: unaligned stores. */
-static inline void
-hdr_put32(uint8_t *p, uint32_t v)
-{
-	rte_be32_t b = rte_cpu_to_be_32(v);
-
-	memcpy(p, &b, sizeof(b));
-}
-
-static inline void
-hdr_put16(uint8_t *p, uint16_t v)
-{
-	rte_be16_t b = rte_cpu_to_be_16(v);
-
-	memcpy(p, &b, sizeof(b));
-}
-
 static int
 build_roce_hdr(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t len,
 	       uint8_t h[HERMON_SQP_ROCE_HLEN])
@@ -221,8 +234,8 @@ build_roce_hdr(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t le
 	const struct hermon_ah *ah = (const struct hermon_ah *)wr->wr.ud.ah;
 	const struct prdma_ah_attr *at = &ah->pub.attr;
 	const struct hermon_port *port = &qp->hd->port[qp->gsi_port - 1];
-	uint8_t *g = h + HERMON_ETH_HLEN, *b = g + HERMON_GRH_LEN, *d = b + HERMON_BTH_LEN;
-	uint32_t pad = (4 - len) & 3, qkey = wr->wr.ud.remote_qkey, v;
+	uint8_t *g = h + HERMON_ETH_HLEN, *b = g + HERMON_GRH_LEN;
+	uint32_t pad = (4 - len) & 3, v;
 	static const uint8_t zero[6];
 
 	if (at->sgid_index == 0 && port->gid_set)
@@ -245,17 +258,8 @@ build_roce_hdr(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t le
 	g[6] = HERMON_GRH_NXT_BTH;
 	g[7] = at->hop_limit != 0 ? at->hop_limit : 64;
 	memcpy(g + 24, at->dgid.raw, 16);
-	b[0] = HERMON_BTH_UD_SEND_ONLY;
-	b[1] = (uint8_t)(((wr->send_flags & PRDMA_SEND_SOLICITED) ? 0x80 : 0) | pad << 4);
-	hdr_put16(b + 2, HERMON_DEFAULT_PKEY);
-	hdr_put32(b + 4, wr->wr.ud.remote_qpn & 0xffffff);
-	hdr_put32(b + 8, qp->mlx_psn++ & 0xffffff);
-	/* a Q_Key with the MSB set means the QP's own (IBA 10.2.5) */
-	if (qkey & RTE_BIT32(31))
-		qkey = qp->attr.qkey;
-	hdr_put32(d, qkey);
 	/* the source QP on the wire is 1, whatever QPN the block gave it */
-	hdr_put32(d + 4, 1);
+	put_bth_deth(qp, wr, pad, 1, b);
 	return 0;
 }
 
@@ -272,8 +276,8 @@ build_ib_hdr(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t len,
 {
 	const struct hermon_ah *ah = (const struct hermon_ah *)wr->wr.ud.ah;
 	const struct prdma_ah_attr *at = &ah->pub.attr;
-	uint8_t *b = h + HERMON_LRH_LEN, *d = b + HERMON_BTH_LEN;
-	uint32_t pad = (4 - len) & 3, qkey = wr->wr.ud.remote_qkey;
+	uint8_t *b = h + HERMON_LRH_LEN;
+	uint32_t pad = (4 - len) & 3;
 	uint16_t dlid = at->dlid;
 	bool smi = qp->sqp_wire == 0;
 
@@ -284,15 +288,7 @@ build_ib_hdr(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t len,
 	hdr_put16(h + 2, dlid);
 	hdr_put16(h + 4, (uint16_t)((HERMON_SQP_IB_HLEN + len + pad + HERMON_ICRC_LEN) / 4));
 	hdr_put16(h + 6, dlid == HERMON_LID_PERMISSIVE ? HERMON_LID_PERMISSIVE : 0);
-	b[0] = HERMON_BTH_UD_SEND_ONLY;
-	b[1] = (uint8_t)(((wr->send_flags & PRDMA_SEND_SOLICITED) ? 0x80 : 0) | pad << 4);
-	hdr_put16(b + 2, HERMON_DEFAULT_PKEY);
-	hdr_put32(b + 4, wr->wr.ud.remote_qpn & 0xffffff);
-	hdr_put32(b + 8, qp->mlx_psn++ & 0xffffff);
-	if (qkey & RTE_BIT32(31))
-		qkey = qp->attr.qkey;
-	hdr_put32(d, qkey);
-	hdr_put32(d + 4, qp->sqp_wire);
+	put_bth_deth(qp, wr, pad, qp->sqp_wire, b);
 	*flags = (smi ? HERMON_MLX_VL15 : 0) |
 		(dlid == HERMON_LID_PERMISSIVE ? HERMON_MLX_SLR : 0) |
 		(uint32_t)(at->sl & 0xf) << 8;
