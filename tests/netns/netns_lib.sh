@@ -25,7 +25,26 @@ ns_skip_unless_able() {
 	ns_check_hugepages
 }
 
+# ns_kill <ns>: end every process in the namespace (TERM, then KILL after
+# up to 2 s). A background job's $! is the subshell that runs it, not the
+# program, so killing that pid leaves the program running.
+ns_kill() {
+	pids=$(ip netns pids "$1" 2> /dev/null) || return 0
+	[ -n "$pids" ] || return 0
+	# shellcheck disable=SC2086
+	kill -TERM $pids 2> /dev/null
+	for _ in $(seq 1 20); do
+		[ -n "$(ip netns pids "$1" 2> /dev/null)" ] || return 0
+		sleep 0.1
+	done
+	# shellcheck disable=SC2046
+	kill -KILL $(ip netns pids "$1" 2> /dev/null) 2> /dev/null
+	return 0
+}
+
 ns_cleanup() {
+	ns_kill "$NS_A"
+	ns_kill "$NS_B"
 	ip netns del "$NS_A" 2> /dev/null || true
 	ip netns del "$NS_B" 2> /dev/null || true
 }
