@@ -162,6 +162,9 @@ prdma_cm_listen(struct prdma_cm_id *pub, const struct sockaddr *addr, int backlo
 	memcpy(&pub->local_addr, addr, addr->sa_family == AF_INET ?
 	       sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6));
 	id->state = CM_LISTEN;
+	/* A harness waits for this line to start a client (DEBUG only). */
+	CM_LOG(DEBUG, "%s: listening on service ID %016" PRIx64 " (port %u)",
+	       id->agent->dev->name, sid, port);
 	ret = 0;
 out:
 	pthread_mutex_unlock(&cm_lock);

@@ -162,6 +162,9 @@ cm_passive_recv_req(struct cm_agent *ag, const struct cm_msg *msg)
 	hdr_ok = cm_cma_hdr_decode(r->private_data, &h) == 0;
 	listener = cm_find_listener(ag, r->service_id, hdr_ok ? &h : NULL);
 	if (listener == NULL) {
+		CM_LOG(DEBUG, "%s: REQ from QP %u for service ID %016" PRIx64
+		       ": no listener, REJ (invalid service ID)", ag->dev->name,
+		       r->local_qpn, r->service_id);
 		reject_unknown(ag, msg, PRDMA_CM_REJ_INVALID_SERVICE_ID);
 		return;
 	}

@@ -181,6 +181,10 @@ cm_sidr_recv_req(struct cm_agent *ag, const struct cm_msg *msg,
 	if (listener != NULL && cm_listener_load(ag, listener) >= listener->backlog)
 		cm_stat_add(ag->dev, CM_ST_REFUSED, 1);
 	if (listener == NULL || cm_listener_load(ag, listener) >= listener->backlog) {
+		if (listener == NULL)
+			CM_LOG(DEBUG, "%s: SIDR_REQ for service ID %016" PRIx64
+			       ": no listener, SIDR_REP (service ID not supported)",
+			       ag->dev->name, r->service_id);
 		sidr_rep_send(ag, &peer, cm_reply_sgid(ag, h.dst_ip), msg->hdr.tid,
 			      r->request_id, r->service_id,
 			      listener == NULL ? CM_SIDR_UNSUPPORTED : CM_SIDR_REJECT,
