@@ -484,6 +484,7 @@ struct roce_out {
 	uint8_t syndrome;
 	uint8_t replay;           /* answers a duplicate: holds no new resource */
 	uint8_t lazy;             /* ACK no AckReq asked for: may wait its deadline */
+	uint8_t urgent;           /* ACK of a message that completed a receive */
 	uint32_t psn;             /* ACK/atomic PSN; READ: next PSN to send */
 	uint32_t msn;
 	uint32_t off;             /* READ: bytes already sent */

@@ -420,6 +420,8 @@ rx_burst(struct roce_dev *dev)
  *    peer's send completion never waits for a deadline, and one burst
  *    carries both frames);
  *  - once it covers ROCE_ACK_COUNT packets;
+ *  - at once (with this step) when it acknowledges a message that
+ *    completed a receive (SEND, WRITE with immediate): see rc_rx;
  *  - asked for by AckReq, after ROCE_ACK_GRACE_US (one-way traffic: the
  *    next message's ACK may replace it meanwhile), unless ack_delay_us was
  *    given explicitly (an application that never stops polling and wants
@@ -446,7 +448,7 @@ ack_held(struct roce_qp *qp, uint64_t now, bool req_sent)
 		goto release;
 	o = &qp->outq[qp->out_tail & qp->out_mask];
 	if (qp->out_head - qp->out_tail != 1 || o->kind != ROCE_OUT_ACK ||
-	    o->syndrome != ROCE_AETH_ACK_NOCREDIT || o->replay ||
+	    o->syndrome != ROCE_AETH_ACK_NOCREDIT || o->replay || o->urgent ||
 	    roce_psn_diff(o->psn, qp->ack_last_psn) >= ROCE_ACK_COUNT)
 		goto release;
 	if (now == 0)

@@ -585,10 +585,21 @@ rc_rx(struct roce_qp *qp, struct roce_pkt *pkt)
 	 * ROCE_ACK_COUNT packets or at its deadline, so a requester that asks
 	 * rarely (rxe: every 64th packet) still sees its window move.
 	 */
-	if (pkt->bth.ackreq)
+	if (pkt->bth.ackreq) {
 		send_ack(qp, psn, 0, 0);
-	else if (qp->rdev->ack_delay_tsc != 0)
+		/*
+		 * A message that completed a receive: the application on this
+		 * side has its CQE now and may go on to anything but another
+		 * engine call (perftest's handshake: read, then connect), while
+		 * the peer waits for this ACK to see its send complete. It
+		 * leaves with this step, as a card's would, not after a grace
+		 * period that only a later step or thread can end.
+		 */
+		if ((f & ROCE_F_LAST) && (f & (ROCE_F_SEND | ROCE_F_IMM)))
+			qp->outq[(qp->out_head - 1) & OUTQ_MASK].urgent = 1;
+	} else if (qp->rdev->ack_delay_tsc != 0) {
 		send_ack(qp, psn, 1, 0);
+	}
 }
 
 static void
