@@ -29,6 +29,12 @@ run_suite() {
 	sed -n '/^Summary of Failures/,$p;/^Ok:/,/^Timeout:/p' "$log/$name.out" | sort -u |
 		grep -v '^$' || true
 	grep -E '^ *[0-9]+/[0-9]+ ' "$log/$name.out" | grep -vE ' OK | SKIP ' || true
+	# What a failed test said of itself (its own FAIL lines, cmocka's
+	# failures and assertions), so that a CI log shows why, not only which.
+	if grep -qE '^ *[0-9]+/[0-9]+ .* (FAIL|TIMEOUT) ' "$log/$name.out"; then
+		grep -E '^FAIL: |\[  FAILED  \]|^not ok|[Aa]ssert|error:' "$log/$name.out" |
+			sort | uniq -c | sort -rn | head -40 | sed 's/^/  | /' || true
+	fi
 }
 
 prdma_build "$PRDMA_BUILD"
