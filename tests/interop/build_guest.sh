@@ -14,6 +14,11 @@
 set -euo pipefail
 
 cache=$1
+# meson runs the interop tests with the build's library directories first
+# in LD_LIBRARY_PATH (they depend on prdma's drop-in libibverbs.so.1 and
+# librdmacm.so.1): ldd would then name prdma's libraries for the guest's
+# Debian binaries, and the guest would have neither.
+unset LD_LIBRARY_PATH
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$cache"
 cache=$(cd "$cache" && pwd)
@@ -136,7 +141,10 @@ for b in $BINARIES; do
 	p=$(command -v "$b")
 	cp "$p" "$stage/usr/bin/$b"
 	for l in $(ldd "$p" | awk '/=>/ {print $3} /^\t\/lib/ {print $1}'); do
-		copy_lib "$l"
+		case $l in
+		/lib/*|/lib64/*|/usr/lib/*) copy_lib "$l" ;;
+		*) echo "error: $b needs $l, not a Debian library" >&2; exit 1 ;;
+		esac
 	done
 done
 for l in /usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav*.so \
