@@ -97,6 +97,10 @@ test_query(void **state)
 	assert_int_equal(da.max_callee_data, 196);
 	assert_int_equal(da.max_send_sge, ROCE_MAX_SGE);
 	assert_int_equal(da.max_qp_rd_atom, ROCE_MAX_RD_ATOMIC);
+	/* perftest's initiator depth is the peer's responder resources
+	 * (rxe: 128): accepted at RTS (tests/interop, read_lat against rxe). */
+	assert_int_equal(da.max_qp_init_rd_atom, ROCE_MAX_INIT_RD_ATOMIC);
+	assert_true(da.max_qp_init_rd_atom >= 128);
 	assert_int_equal(da.max_transfer_length, 1u << 31);
 	assert_true(da.node_guid != 0);
 	assert_true((da.flags & (PRDMA_DEV_CAP_RC | PRDMA_DEV_CAP_UC | PRDMA_DEV_CAP_UD |

@@ -59,7 +59,14 @@ extern int roce_logtype;
 #define ROCE_MAX_MW         (ROCE_MAX_KEYS - 1 - ROCE_MAX_MR)
 #define ROCE_MAX_PD         65536
 #define ROCE_MAX_AH         65536
-#define ROCE_MAX_RD_ATOMIC  16
+#define ROCE_MAX_RD_ATOMIC  16            /* responder resources per QP */
+/*
+ * READs and atomics a requester may have outstanding: only a count (the
+ * send queue holds their state), so as many as rxe and ConnectX allow.
+ * perftest sets max_rd_atomic to the peer's max_qp_rd_atom (rxe: 128),
+ * which a smaller bound here refused at RTS.
+ */
+#define ROCE_MAX_INIT_RD_ATOMIC 128
 #define ROCE_MAX_MSG        (1u << 31)
 /* Responses queued by one QP: 2 * (max_dest_rd_atomic + 1) rounded up to a
  * power of two, READ/atomic answers and the ACKs between them; 64 at most. */

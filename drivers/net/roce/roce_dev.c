@@ -466,7 +466,7 @@ roce_dev_query(struct prdma_dev *pdev, struct prdma_dev_attr *a)
 	a->max_srq_wr = ROCE_MAX_SRQ_WR;
 	a->max_srq_sge = ROCE_MAX_SGE;
 	a->max_qp_rd_atom = ROCE_MAX_RD_ATOMIC;
-	a->max_qp_init_rd_atom = ROCE_MAX_RD_ATOMIC;
+	a->max_qp_init_rd_atom = ROCE_MAX_INIT_RD_ATOMIC;
 	a->max_res_rd_atom = ROCE_MAX_RD_ATOMIC * dev->cfg.max_qp;
 	a->max_mcast_grp = ROCE_MCAST_MAX_GRP;
 	a->max_mcast_qp_attach = ROCE_MCAST_MAX_QP_ATTACH;
