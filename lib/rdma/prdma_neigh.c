@@ -10,16 +10,20 @@
 
 #include <errno.h>
 #include <string.h>
+#include <time.h>
 
 #include <rte_common.h>
-#include <rte_cycles.h>
 
 #include "prdma_neigh.h"
 
+/* The monotonic clock, not the TSC: usable before (and without) the EAL. */
 uint64_t
 prdma_neigh_now_ms(void)
 {
-	return rte_get_tsc_cycles() / (rte_get_tsc_hz() / 1000);
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 static int
