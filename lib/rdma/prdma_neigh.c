@@ -201,6 +201,23 @@ prdma_neigh_add_static(struct prdma_neigh_cache *c, const uint8_t *ip, int ipv6,
 }
 
 int
+prdma_neigh_lookup(struct prdma_neigh_cache *c, const uint8_t *ip, int ipv6,
+		   struct rte_ether_addr *mac)
+{
+	struct prdma_neigh_entry *e;
+	int ret = -ENOENT;
+
+	rte_spinlock_lock(&c->lock);
+	e = ent_find(c, ip, ipv6);
+	if (e != NULL && !expired(e, prdma_neigh_now_ms())) {
+		*mac = e->mac;
+		ret = 0;
+	}
+	rte_spinlock_unlock(&c->lock);
+	return ret;
+}
+
+int
 prdma_neigh_resolve(struct prdma_neigh_cache *c, const uint8_t *ip, int ipv6,
 		    struct rte_ether_addr *mac)
 {

@@ -139,6 +139,13 @@ int prdma_neigh_resolve(struct prdma_neigh_cache *c, const uint8_t *ip, int ipv6
 			struct rte_ether_addr *mac);
 
 /**
+ * The table's answer for @p ip, if any: 0 with @p mac, else -ENOENT.
+ * Starts no resolution (for a second read after prdma_neigh_resolve()).
+ */
+int prdma_neigh_lookup(struct prdma_neigh_cache *c, const uint8_t *ip, int ipv6,
+		       struct rte_ether_addr *mac);
+
+/**
  * What the wire said about @p ip: its MAC @p mac, in an answer to us or a
  * request (@p request) from it for our address. The provider passes only
  * frames about its own address. Returns 1 if learnt, 0 if ignored.

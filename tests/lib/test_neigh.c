@@ -285,7 +285,9 @@ test_static(void **state)
 	assert_int_equal(prdma_neigh_init(&x, ent, NB_ENT, req, NB_REQ, NULL, NULL, 0), 0);
 	ip_of(ip, 30);
 	assert_int_equal(prdma_neigh_resolve(&x, ip, 0, &mac), -EHOSTUNREACH);
+	assert_int_equal(prdma_neigh_lookup(&x, ip, 0, &mac), -ENOENT);
 	assert_int_equal(prdma_neigh_add_static(&x, ip, 0, &st_mac), 0);
+	assert_int_equal(prdma_neigh_lookup(&x, ip, 0, &mac), 0);
 	assert_int_equal(prdma_neigh_add_static(&x, ip6, 1, &st_mac), 0);
 	assert_int_equal(prdma_neigh_resolve(&x, ip, 0, &mac), 0);
 	assert_memory_equal(&mac, &st_mac, 6);
