@@ -951,7 +951,8 @@ uint32_t roce_port_link_mtu(uint16_t port, unsigned int ifindex);
 
 /* roce_neigh.c: interfaces, addresses and neighbours (control path) */
 int roce_iface_discover(struct roce_dev *dev);
-/* Set up the neighbour cache (after roce_iface_discover). */
+/* Set up the neighbour cache (at probe; its callbacks read ifindex when
+ * they run, so before or after roce_iface_discover). */
 int roce_neigh_init(struct roce_dev *dev);
 int roce_iface_gid(struct roce_dev *dev, union prdma_gid *gid);
 /* The MAC of @ip. @nowait: never wait for the network - start (or go on

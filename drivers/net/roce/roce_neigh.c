@@ -10,12 +10,13 @@
  *   absent: its first IPv4 address (IPv4-mapped GID), else its first
  *   global IPv6 address.
  * - A peer's MAC comes from, in order: the neighbours this device learned
- *   from ARP on the wire (the library's cache, prdma_neigh.h); the kernel's neighbour table for the interface
- *   (netlink RTM_GETNEIGH) when the kernel shares it - the XDP program
- *   passes ARP and ND to the kernel - after a kernel-side probe (a UDP
- *   datagram to the discard port) when the entry is missing; our own ARP
- *   request otherwise. The engine answers ARP requests for our IPv4
- *   address on ports the kernel does not see.
+ *   from ARP on the wire (the library's cache, prdma_neigh.h); the
+ *   kernel's neighbour table for the interface (netlink RTM_GETNEIGH)
+ *   when the kernel shares it - the XDP program passes ARP and ND to the
+ *   kernel - after a kernel-side probe (a UDP datagram to the discard
+ *   port) when the entry is missing; our own ARP request otherwise. The
+ *   engine answers ARP requests for our IPv4 address on ports the kernel
+ *   does not see.
  */
 
 #include <errno.h>
