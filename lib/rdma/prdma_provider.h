@@ -32,6 +32,7 @@
 #include <rte_log.h>
 
 #include "prdma.h"
+#include "prdma_neigh.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -53,6 +53,15 @@ test_valid(void **state)
 	assert_int_equal(a.nb_neigh, 2);
 	assert_int_equal(a.neigh[1].ip[3], 9);
 	assert_int_equal(a.neigh[1].mac[5], 9);
+	assert_false(a.neigh[1].ipv6);
+	/* an IPv6 neighbour (the MAC after the slash) */
+	assert_int_equal(hermon_args_parse("model,neigh=2001:db8::2/02:c9:00:00:00:22", &a),
+			 0);
+	assert_int_equal(a.nb_neigh, 1);
+	assert_true(a.neigh[0].ipv6);
+	assert_int_equal(a.neigh[0].ip[0], 0x20);
+	assert_int_equal(a.neigh[0].ip[15], 2);
+	assert_int_equal(a.neigh[0].mac[5], 0x22);
 	assert_false(a.no_bf);
 	/* BlueFlame: on unless bf=0; the model has it only with model_bf=1 */
 	assert_int_equal(hermon_args_parse("model,model_bf=1,bf=0", &a), 0);
@@ -77,7 +86,8 @@ test_invalid(void **state)
 		"model,ip=300.0.0.1", "model,ip=0.0.0.0", "model,ip=1.2.3.4,ip=1.2.3.5",
 		"model,mac=01:00:5e:00:00:01", "model,mac=zz", "pci=0000:03:00.0,mac=02:00:00:00:00:01",
 		"model,neigh=192.0.2.2", "model,neigh=192.0.2.2/00:00:00:00:00:00",
-		"model,neigh=x/02:00:00:00:00:01",
+		"model,neigh=x/02:00:00:00:00:01", "model,neigh=::/02:00:00:00:00:01",
+		"model,neigh=ff02::1/02:00:00:00:00:01", "model,neigh=2001:db8::zz/02:00:00:00:00:01",
 		"model,bf=2", "model,bf=x", "model,model_bf=2",
 		"pci=0000:03:00.0,model_bf=1",
 	};

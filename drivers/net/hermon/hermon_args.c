@@ -5,7 +5,7 @@
 /*
  * hermon devargs: "pci=0000:03:00.0[,kdrv=vfio|uio][,sysfs=/path]" or
  * "model[,ports=1|2][,mac=MAC]", each with optional "name=" and "cmd_timeout_ms=",
- * and the port's addresses: "ip=IPv4" and "neigh=IPv4/MAC" (repeatable).
+ * and the port's addresses: "ip=IPv4" and "neigh=IP/MAC" (IPv4 or IPv6, repeatable).
  * "model_bf=0|1" (model: report BlueFlame) and, everywhere, "bf=0|1"
  * (BlueFlame for small inline sends where the device has it; default 1).
  */
@@ -74,6 +74,19 @@ parse_ip(const char *key, const char *v, uint8_t ip[4])
 	return 0;
 }
 
+/* A unicast IPv6 address (a neighbour's: not ::, not multicast). */
+static int
+parse_ip6(const char *key, const char *v, uint8_t ip[16])
+{
+	struct in6_addr in6;
+
+	if (v == NULL || inet_pton(AF_INET6, v, &in6) != 1 ||
+	    IN6_IS_ADDR_UNSPECIFIED(&in6) || IN6_IS_ADDR_MULTICAST(&in6))
+		return bad(key, v, "a unicast IPv6 address expected");
+	memcpy(ip, &in6, 16);
+	return 0;
+}
+
 /* ip=, neigh=IP/MAC (repeatable) and the model's mac=. */
 static int
 parse_addrs(struct rte_kvargs *kv, struct hermon_args *a, const char *ip,
@@ -111,7 +124,11 @@ parse_addrs(struct rte_kvargs *kv, struct hermon_args *a, const char *ip,
 		if (slash == NULL)
 			return bad("neigh", v, "IP/MAC expected");
 		*slash = '\0';
-		err = parse_ip("neigh", buf, a->neigh[a->nb_neigh].ip);
+		if (strchr(buf, ':') != NULL)
+			err = parse_ip6("neigh", buf, a->neigh[a->nb_neigh].ip);
+		else
+			err = parse_ip("neigh", buf, a->neigh[a->nb_neigh].ip);
+		a->neigh[a->nb_neigh].ipv6 = strchr(buf, ':') != NULL;
 		if (err == 0)
 			err = parse_mac("neigh", slash + 1, a->neigh[a->nb_neigh].mac);
 		if (err < 0)

@@ -38,10 +38,15 @@ struct hermon_args {
 	 * mlx4_ib fills the RoCE GID table from the netdev's addresses. */
 	bool has_ip;
 	uint8_t ip[4];
-	/** Static neighbours (neigh=IP/MAC, repeatable): the DMAC of a GID
-	 * that is an IPv4 address, as a permanent ARP entry gives it. */
+	/** Static neighbours (neigh=IP/MAC, repeatable, IPv4 or IPv6): the
+	 * DMAC of a GID that is that address, as a permanent ARP or ND
+	 * entry gives it (static entries of the library's neighbour cache). */
 	uint8_t nb_neigh;
-	struct { uint8_t ip[4]; uint8_t mac[6]; } neigh[HERMON_ARGS_MAX_NEIGH];
+	struct {
+		uint8_t ip[16];            /**< IPv4 in the first 4 bytes */
+		uint8_t ipv6;
+		uint8_t mac[6];
+	} neigh[HERMON_ARGS_MAX_NEIGH];
 	/** model: the ports' MAC (mac=; port 2 gets the last byte + 1). */
 	bool has_mac;
 	uint8_t mac[6];

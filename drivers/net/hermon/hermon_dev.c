@@ -361,6 +361,9 @@ hermon_probe(struct prdma_dev *dev, const char *args)
 	ret = hermon_args_parse(args, &hd->args);
 	if (ret < 0)
 		goto err_args;
+	ret = hermon_l2_init(hd);
+	if (ret < 0)
+		goto err_args;
 	if (hd->args.name[0] != '\0')
 		snprintf(dev->name, sizeof(dev->name), "%s", hd->args.name);
 	ret = hermon_bus_open(&hd->bus, &hd->args);

@@ -133,6 +133,9 @@ struct hermon_cq;
 struct hermon_srq;
 struct hermon_mcast;
 
+#define HERMON_NEIGH_MAX     32  /**< neighbour cache entries (static ones included) */
+#define HERMON_NEIGH_PENDING 16  /**< resolutions in flight */
+
 struct hermon_dev {
 	struct prdma_dev *pdev;
 	struct hermon_args args;
@@ -174,6 +177,10 @@ struct hermon_dev {
 	uint32_t bf_used;                /**< allocated registers, one bit each */
 	bool iova_is_va;                 /**< DMA MR addresses need no translation */
 	struct hermon_mcast *mcast;      /**< multicast groups (hermon_mcast.c) */
+	/** F13: the library's neighbour cache over these tables (hermon_l2.c) */
+	struct prdma_neigh_cache neigh;
+	struct prdma_neigh_entry neigh_ent[HERMON_NEIGH_MAX];
+	struct prdma_neigh_req neigh_req[HERMON_NEIGH_PENDING];
 };
 
 /* hermon_fw.c */

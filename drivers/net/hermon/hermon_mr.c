@@ -309,6 +309,7 @@ ah_fill(struct hermon_ah *a, const struct prdma_ah_attr *at)
 	struct hermon_dev *hd = a->pub.dev->priv;
 	struct hermon_prm_ud_address_vector *av = &a->av;
 	uint32_t w[4];
+	int ret;
 
 	if (at->port_num < 1 || at->port_num > hd->caps.num_ports ||
 	    at->sgid_index >= HERMON_GID_TABLE_LEN || at->sl > 15) {
@@ -338,9 +339,10 @@ ah_fill(struct hermon_ah *a, const struct prdma_ah_attr *at)
 	/* F12: the frame's DMAC travels in the datagram segment (no VLAN) */
 	memset(a->l2, 0, sizeof(a->l2));
 	/* F13: no MAC, no AH (a UD frame to a zero MAC reaches nobody) */
-	if (hermon_l2_dmac_missing(hd, at)) {
-		rte_errno = EHOSTUNREACH;
-		return -EHOSTUNREACH;
+	ret = hermon_l2_resolve(hd, at);
+	if (ret < 0) {
+		rte_errno = -ret;
+		return ret;
 	}
 	if (hd->port[at->port_num - 1].type == HERMON_PORT_TYPE_ETH)
 		hermon_l2_dmac(hd, at, a->l2 + 2);

@@ -41,11 +41,14 @@ struct hermon_ah {
 	uint8_t l2[8];
 };
 
-/* hermon_l2.c: 0 and the DMAC of @at, or -1 (zero MAC) if unknown. */
-int hermon_l2_dmac(const struct hermon_dev *hd, const struct prdma_ah_attr *at,
+/* hermon_l2.c: the neighbour cache, with neigh= as its static entries */
+int hermon_l2_init(struct hermon_dev *hd);
+/* 0 and the DMAC of @at, or -1 (zero MAC) if unknown (starts no resolution). */
+int hermon_l2_dmac(struct hermon_dev *hd, const struct prdma_ah_attr *at,
 		   uint8_t mac[6]);
-/* true (logged) when @at is on an Ethernet port and no DMAC is known for it */
-bool hermon_l2_dmac_missing(const struct hermon_dev *hd, const struct prdma_ah_attr *at);
+/* 0 when @at needs no DMAC (not Ethernet) or has one; else a negative
+ * errno: -EHOSTUNREACH (logged) when no MAC is known for it. */
+int hermon_l2_resolve(struct hermon_dev *hd, const struct prdma_ah_attr *at);
 
 struct hermon_qp;
 

@@ -458,14 +458,16 @@ hermon_qp_modify(struct prdma_qp *pqp, const struct prdma_qp_attr *attr, uint32_
 			return ret;
 	}
 	/*
-	 * F13: an RC/UC path on an Ethernet port needs its peer's MAC. The
-	 * PMD cannot ask the network (the model carries no ARP or ND, and the
-	 * PMD has no raw Ethernet queue): without one it refuses the path
-	 * rather than send frames to a zero or wrong MAC.
+	 * F13: an RC/UC path on an Ethernet port needs its peer's MAC (the
+	 * library's neighbour cache, hermon_l2.c): without one the path is
+	 * refused rather than send frames to a zero or wrong MAC.
 	 */
-	if ((mask & PRDMA_QP_AV) && hermon_l2_dmac_missing(hd, &attr->ah_attr)) {
-		rte_errno = EHOSTUNREACH;
-		return -EHOSTUNREACH;
+	if (mask & PRDMA_QP_AV) {
+		ret = hermon_l2_resolve(hd, &attr->ah_attr);
+		if (ret < 0) {
+			rte_errno = -ret;
+			return ret;
+		}
 	}
 	save.c = qp->qpc;
 	opt = qp_apply(qp, attr, mask);

@@ -671,28 +671,6 @@ struct roce_pcap;
 #define ROCE_NEIGH_MAX     32
 #define ROCE_NEIGH_PENDING 64
 
-/* A neighbour learned from ARP on the wire (roce_neigh.c). */
-struct roce_neigh {
-	uint8_t valid;
-	uint8_t ipv6;
-	uint8_t ip[16];
-	struct rte_ether_addr mac;
-	uint64_t confirmed_ms;    /* learnt or refreshed (ages it out) */
-	uint64_t used_ms;         /* last resolution it answered (keeps it) */
-};
-
-/* An address this device is resolving: only its answer is learnt. */
-struct roce_neigh_req {
-	uint8_t valid;
-	uint8_t ipv6;
-	uint8_t ip[16];
-	uint64_t started_ms;
-	uint64_t next_probe_ms;   /* next ARP request or kernel probe */
-	uint64_t next_lookup_ms;  /* next read of the kernel's table */
-	uint8_t answered;         /* mac holds the answer */
-	struct rte_ether_addr mac;
-};
-
 struct roce_dev {
 	struct prdma_dev *pdev;
 	struct roce_cfg cfg;
@@ -780,8 +758,10 @@ struct roce_dev {
 	struct prdma_roce_stats xst;      /* provider-specific statistics */
 	char ifname[32];                  /* kernel interface of the port, "" if none */
 	unsigned int ifindex;
-	struct roce_neigh neigh[ROCE_NEIGH_MAX];
-	struct roce_neigh_req neigh_req[ROCE_NEIGH_PENDING];
+	/* the library's neighbour cache (prdma_neigh.h) over these tables */
+	struct prdma_neigh_cache neigh_cache;
+	struct prdma_neigh_entry neigh[ROCE_NEIGH_MAX];
+	struct prdma_neigh_req neigh_req[ROCE_NEIGH_PENDING];
 	struct roce_fault_dir fault[PRDMA_ROCE_FAULT_DIR_NB];
 	struct roce_mcast mcast;          /* roce_mcast.c */
 };
@@ -979,6 +959,9 @@ uint32_t roce_port_link_mtu(uint16_t port, unsigned int ifindex);
 
 /* roce_neigh.c: interfaces, addresses and neighbours (control path) */
 int roce_iface_discover(struct roce_dev *dev);
+/* Set up the neighbour cache (at probe; its callbacks read ifindex when
+ * they run, so before or after roce_iface_discover). */
+int roce_neigh_init(struct roce_dev *dev);
 int roce_iface_gid(struct roce_dev *dev, union prdma_gid *gid);
 /* The MAC of @ip. @nowait: never wait for the network - start (or go on
  * with) the resolution and return -EAGAIN until the answer is in. */

@@ -81,6 +81,7 @@ int
 prdma_roce_stats_get(struct prdma_dev *pdev, struct prdma_roce_stats *st)
 {
 	struct roce_dev *dev = roce_dev_checked(pdev);
+	struct prdma_neigh_stats ns;
 	unsigned int d, k;
 
 	if (dev == NULL)
@@ -89,8 +90,12 @@ prdma_roce_stats_get(struct prdma_dev *pdev, struct prdma_roce_stats *st)
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
+	prdma_neigh_stats_get(&dev->neigh_cache, &ns);
 	roce_engine_lock(dev);
 	*st = dev->xst;
+	st->neigh_learned = ns.learned;
+	st->neigh_kernel = ns.external;
+	st->neigh_ignored = ns.ignored;
 	for (d = 0; d < PRDMA_ROCE_FAULT_DIR_NB; d++)
 		for (k = 0; k < PRDMA_ROCE_FAULT_KIND_NB; k++)
 			st->fault[d][k] = dev->fault[d].hits[k];

@@ -268,6 +268,9 @@ roce_probe(struct prdma_dev *pdev, const char *args)
 	dev->tsc_hz = rte_get_tsc_hz();
 	dev->key_next = 1 + (prdma_random32() % (ROCE_MAX_KEYS - 1));
 	pdev->priv = dev;
+	ret = roce_neigh_init(dev);
+	if (ret < 0)
+		goto err;
 	ret = roce_qp_table_init(dev, pdev->socket_id);
 	if (ret < 0)
 		goto err;

@@ -10,12 +10,13 @@
  *   absent: its first IPv4 address (IPv4-mapped GID), else its first
  *   global IPv6 address.
  * - A peer's MAC comes from, in order: the neighbours this device learned
- *   from ARP on the wire; the kernel's neighbour table for the interface
- *   (netlink RTM_GETNEIGH) when the kernel shares it - the XDP program
- *   passes ARP and ND to the kernel - after a kernel-side probe (a UDP
- *   datagram to the discard port) when the entry is missing; our own ARP
- *   request otherwise. The engine answers ARP requests for our IPv4
- *   address on ports the kernel does not see.
+ *   from ARP on the wire (the library's cache, prdma_neigh.h); the
+ *   kernel's neighbour table for the interface (netlink RTM_GETNEIGH)
+ *   when the kernel shares it - the XDP program passes ARP and ND to the
+ *   kernel - after a kernel-side probe (a UDP datagram to the discard
+ *   port) when the entry is missing; our own ARP request otherwise. The
+ *   engine answers ARP requests for our IPv4 address on ports the kernel
+ *   does not see.
  */
 
 #include <errno.h>
@@ -39,11 +40,7 @@
 #include "roce.h"
 
 #define RESOLVE_MS      1000   /* how long a blocking resolution may take */
-#define ARP_RETRY_MS    200    /* between two requests for one address */
 #define KERNEL_POLL_MS  2      /* between two reads of the kernel's table */
-#define REQ_TTL_MS      (2 * RESOLVE_MS) /* an abandoned resolution is freed */
-#define NEIGH_TTL_MS    60000  /* a learnt MAC is trusted this long */
-#define NEIGH_HOLD_MS   10000  /* a MAC used this recently is never evicted */
 #define DISCARD_PORT    9
 
 int
@@ -115,144 +112,15 @@ roce_iface_gid(struct roce_dev *dev, union prdma_gid *gid)
 }
 
 /*
- * Our own cache: MACs learnt from ARP on the wire, under the engine lock.
- *
- * Policy (F7 of the security review): an entry is created only from the
- * answer to a request this device made (a reply, or a request from the
- * address being resolved), and refreshed by a request from an address the
- * cache already holds. Anything else - gratuitous ARP, unsolicited
- * replies, requests from strangers - is answered where we answer ARP but
- * never learnt. An entry not confirmed for NEIGH_TTL_MS is no longer used
- * (the next resolution asks again). A new entry takes a free or expired
- * slot, else the least recently used one that no resolution used or
- * confirmed for NEIGH_HOLD_MS; when every slot is held, nothing is
- * evicted (the answer still reaches the resolution that asked for it).
+ * The cache is the library's (prdma_neigh.c: learning only answers to our
+ * own requests, ageing, the bounded table); the frames are ours: ARP
+ * requests on ports the kernel does not see, else the kernel's table and
+ * a probe that makes the kernel ask.
  */
 static uint64_t
 ms_now(void)
 {
-	return rte_get_tsc_cycles() / (rte_get_tsc_hz() / 1000);
-}
-
-static int
-ip_eq(const uint8_t *a, int a6, const uint8_t *b, int b6)
-{
-	return a6 == b6 && memcmp(a, b, b6 ? 16 : 4) == 0;
-}
-
-static struct roce_neigh *
-cache_find(struct roce_dev *dev, const uint8_t *ip, int ipv6)
-{
-	unsigned int i;
-
-	for (i = 0; i < ROCE_NEIGH_MAX; i++)
-		if (dev->neigh[i].valid && ip_eq(dev->neigh[i].ip, dev->neigh[i].ipv6,
-						 ip, ipv6))
-			return &dev->neigh[i];
-	return NULL;
-}
-
-static int
-cache_lookup(struct roce_dev *dev, const uint8_t *ip, int ipv6, struct rte_ether_addr *mac)
-{
-	struct roce_neigh *e = cache_find(dev, ip, ipv6);
-	uint64_t now = ms_now();
-
-	if (e == NULL || now - e->confirmed_ms >= NEIGH_TTL_MS)
-		return 0;
-	e->used_ms = now;
-	*mac = e->mac;
-	return 1;
-}
-
-static int
-cache_insert(struct roce_dev *dev, const uint8_t *ip, int ipv6,
-	     const struct rte_ether_addr *mac)
-{
-	struct roce_neigh *e = cache_find(dev, ip, ipv6), *victim = NULL;
-	uint64_t now = ms_now(), last, oldest = UINT64_MAX;
-	unsigned int i;
-
-	if (e == NULL) {
-		for (i = 0; i < ROCE_NEIGH_MAX && victim == NULL; i++) {
-			e = &dev->neigh[i];
-			if (!e->valid || now - e->confirmed_ms >= NEIGH_TTL_MS)
-				victim = e;
-		}
-		/* else the least recently used slot nobody holds */
-		for (i = 0; victim == NULL && i < ROCE_NEIGH_MAX; i++) {
-			e = &dev->neigh[i];
-			last = RTE_MAX(e->used_ms, e->confirmed_ms);
-			if (now - last >= NEIGH_HOLD_MS && last < oldest)
-				oldest = last;
-		}
-		for (i = 0; victim == NULL && oldest != UINT64_MAX && i < ROCE_NEIGH_MAX; i++) {
-			e = &dev->neigh[i];
-			if (RTE_MAX(e->used_ms, e->confirmed_ms) == oldest)
-				victim = e;
-		}
-		if (victim == NULL)
-			return 0;
-		e = victim;
-		memset(e, 0, sizeof(*e));
-		memcpy(e->ip, ip, ipv6 ? 16 : 4);
-		e->ipv6 = (uint8_t)ipv6;
-		e->valid = 1;
-		e->used_ms = now;
-	}
-	e->mac = *mac;
-	e->confirmed_ms = now;
-	dev->xst.neigh_learned++;
-	return 1;
-}
-
-/* A resolution in flight; one abandoned for REQ_TTL_MS takes no answer. */
-static struct roce_neigh_req *
-req_find(struct roce_dev *dev, const uint8_t *ip, int ipv6)
-{
-	struct roce_neigh_req *r;
-	uint64_t now = ms_now();
-	unsigned int i;
-
-	for (i = 0; i < ROCE_NEIGH_PENDING; i++) {
-		r = &dev->neigh_req[i];
-		if (!r->valid || !ip_eq(r->ip, r->ipv6, ip, ipv6))
-			continue;
-		if (now - r->started_ms >= REQ_TTL_MS) {
-			r->valid = 0;
-			return NULL;
-		}
-		return r;
-	}
-	return NULL;
-}
-
-/* A resolution in flight for @ip, new if needed (the oldest is recycled
- * when all are in use: its owner asks again on its next step). */
-static struct roce_neigh_req *
-req_get(struct roce_dev *dev, const uint8_t *ip, int ipv6)
-{
-	struct roce_neigh_req *r = req_find(dev, ip, ipv6), *old = NULL;
-	uint64_t now = ms_now();
-	unsigned int i;
-
-	if (r != NULL)
-		return r;
-	for (i = 0; i < ROCE_NEIGH_PENDING; i++) {
-		r = &dev->neigh_req[i];
-		if (!r->valid || now - r->started_ms >= REQ_TTL_MS)
-			break;
-		if (old == NULL || r->started_ms < old->started_ms)
-			old = r;
-	}
-	if (i == ROCE_NEIGH_PENDING)
-		r = old;
-	memset(r, 0, sizeof(*r));
-	memcpy(r->ip, ip, ipv6 ? 16 : 4);
-	r->ipv6 = (uint8_t)ipv6;
-	r->started_ms = now;
-	r->valid = 1;
-	return r;
+	return prdma_neigh_now_ms();
 }
 
 /* One netlink dump of the kernel's neighbours on our interface. */
@@ -407,8 +275,6 @@ arp_send(struct roce_dev *dev, uint16_t op, const struct rte_ether_addr *dmac,
 int
 roce_arp_rx(struct roce_dev *dev, const uint8_t *p, uint32_t len)
 {
-	struct roce_neigh_req *r;
-	struct roce_neigh *e;
 	struct rte_ether_addr sha;
 	uint16_t op;
 
@@ -423,23 +289,7 @@ roce_arp_rx(struct roce_dev *dev, const uint8_t *p, uint32_t len)
 	/* Only about us: a reply to us, or a request for our address. */
 	if (memcmp(p + 38, dev->ip, 4) != 0 || !rte_is_unicast_ether_addr(&sha))
 		return 1;
-	r = req_find(dev, p + 28, 0);
-	e = cache_find(dev, p + 28, 0);
-	if (r != NULL && !r->answered) {
-		/* The first answer to our own request (or the peer asking for
-		 * us while we ask for it). Cached, the request is done; when
-		 * every slot is held it waits for its resolution to take it. */
-		if (cache_insert(dev, p + 28, 0, &sha)) {
-			r->valid = 0;
-		} else {
-			r->mac = sha;
-			r->answered = 1;
-		}
-	} else if (op == 1 && e != NULL) {
-		cache_insert(dev, p + 28, 0, &sha);     /* a known peer refreshes */
-	} else {
-		dev->xst.neigh_ignored++;
-	}
+	(void)prdma_neigh_input(&dev->neigh_cache, p + 28, 0, &sha, op == 1);
 	if (op == 1 && dev->ifindex == 0)
 		arp_send(dev, 2, &sha, p + 28);
 	return 1;
@@ -459,67 +309,50 @@ log_unreachable(struct roce_dev *dev, const uint8_t *ip, int ipv6, uint64_t ms)
 		 dev->ifname[0] != '\0' ? dev->ifname : "the port", ms);
 }
 
-/*
- * One non-blocking step of a resolution: 0 with @mac, -EAGAIN while the
- * answer is awaited (a request or kernel probe went out at most every
- * ARP_RETRY_MS), or an error. Never sleeps and never waits: the answer
- * arrives through the engine (roce_arp_rx) or the kernel's table.
- */
+/* The cache's request: our ARP request, or make the kernel ask. */
 static int
-resolve_step(struct roce_dev *dev, const uint8_t *ip, int ipv6,
-	     struct rte_ether_addr *mac)
+neigh_solicit(void *ctx, const uint8_t *ip, int ipv6)
 {
-	struct roce_neigh_req *r;
-	uint64_t now;
-	int ret, lookup = 0, probe = 0;
+	struct roce_dev *dev = ctx;
+	int ret;
 
-	roce_engine_lock(dev);
-	ret = cache_lookup(dev, ip, ipv6, mac);
-	if (ret) {
-		roce_engine_unlock(dev);
+	if (dev->ifindex != 0) {
+		kernel_probe(dev, ip, ipv6);
 		return 0;
 	}
-	if (dev->ifindex == 0 && ipv6) {
-		roce_engine_unlock(dev);
+	if (ipv6) {
 		ROCE_LOG(ERR, "%s: no MAC for an IPv6 peer: neighbour discovery needs the "
 			 "port's kernel interface (iface=) or PRDMA_AH_F_DMAC", dev->pdev->name);
 		return -EHOSTUNREACH;
 	}
-	r = req_get(dev, ip, ipv6);
-	if (r->answered) {
-		*mac = r->mac;
-		r->valid = 0;
-		roce_engine_unlock(dev);
-		return 0;
-	}
-	now = ms_now();
-	if (dev->ifindex != 0) {
-		if (now >= r->next_lookup_ms) {
-			r->next_lookup_ms = now + KERNEL_POLL_MS;
-			lookup = 1;
-		}
-		if (now >= r->next_probe_ms) {
-			r->next_probe_ms = now + ARP_RETRY_MS;
-			probe = 1;
-		}
-	} else if (now >= r->next_probe_ms &&
-		   arp_send(dev, 1, NULL, ip) == 0) {
-		r->next_probe_ms = now + ARP_RETRY_MS;
-	}
+	roce_engine_lock(dev);
+	ret = arp_send(dev, 1, NULL, ip);
 	roce_engine_unlock(dev);
-	/* The kernel's table is read outside the engine lock (a syscall). */
-	if (lookup && kernel_lookup(dev, ip, ipv6, mac) > 0) {
-		__atomic_fetch_add(&dev->xst.neigh_kernel, 1, __ATOMIC_RELAXED);
-		roce_engine_lock(dev);
-		r = req_find(dev, ip, ipv6);
-		if (r != NULL)
-			r->valid = 0;
-		roce_engine_unlock(dev);
+	return ret;
+}
+
+/* The kernel's table, on ports it sees (a syscall: never under a lock). */
+static int
+neigh_lookup(void *ctx, const uint8_t *ip, int ipv6, struct rte_ether_addr *mac)
+{
+	struct roce_dev *dev = ctx;
+
+	if (dev->ifindex == 0)
 		return 0;
-	}
-	if (probe)
-		kernel_probe(dev, ip, ipv6);
-	return -EAGAIN;
+	return kernel_lookup(dev, ip, ipv6, mac) > 0;
+}
+
+static const struct prdma_neigh_ops neigh_ops = {
+	.solicit = neigh_solicit,
+	.lookup = neigh_lookup,
+};
+
+int
+roce_neigh_init(struct roce_dev *dev)
+{
+	return prdma_neigh_init(&dev->neigh_cache, dev->neigh, ROCE_NEIGH_MAX,
+				dev->neigh_req, ROCE_NEIGH_PENDING, &neigh_ops, dev,
+				KERNEL_POLL_MS);
 }
 
 /*
@@ -536,7 +369,7 @@ roce_neigh_resolve(struct roce_dev *dev, const uint8_t *ip, int ipv6,
 	int ret;
 
 	for (;;) {
-		ret = resolve_step(dev, ip, ipv6, mac);
+		ret = prdma_neigh_resolve(&dev->neigh_cache, ip, ipv6, mac);
 		if (ret != -EAGAIN || nowait)
 			return ret;
 		if (ms_now() - start >= RESOLVE_MS)
