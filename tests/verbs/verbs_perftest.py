@@ -3,7 +3,7 @@
 # Copyright(c) 2026 The prdma authors
 """Debian's perftest 4.5 binaries, unmodified, on prdma's libibverbs, two
 processes over a memif link: each test with both sides the Debian binary,
-then with prdma-perf on the server side (prdma-perf follows perftest's
+then with prdma-perf as the server and as the client (prdma-perf follows perftest's
 exchange, so each side must understand the other). Every run must exit 0
 and print its result row.
 usage: verbs_perftest.py <verbs libdir> <prdma-perf> <tmp dir> <group>
@@ -48,7 +48,8 @@ GROUPS = {
     "atomic": [
         ("ib_atomic_lat", "atomic_lat", ["-n", "200"]),
         ("ib_atomic_lat", "atomic_lat", ["-n", "200", "-A", "FETCH_AND_ADD"]),
-        ("ib_atomic_bw", None, ["-n", "200"]),
+        ("ib_atomic_bw", "atomic_bw", ["-n", "200"]),
+        ("ib_atomic_bw", "atomic_bw", ["-n", "200", "-A", "CMP_AND_SWAP"]),
     ],
 }
 
