@@ -100,6 +100,12 @@ def main():
             else:
                 cl = side("verbs", "client", sock, "vppc%d" % port, 1, 1, libdir, common,
                           host="127.0.0.1")
+                if mode == "pp":
+                    # The Debian client connects once: prdma-pingpong
+                    # listens only after its QPs and receives are set up,
+                    # once the link is up; leave it more than the 1 s
+                    # side() gives a Debian server.
+                    cl[1]["PRDMA_VERBS_LINK_SETTLE_MS"] = "3000"
             sout, cout = run_pair(name, sv, cl, sock)
             check(name, int(args[args.index("-n") + 1]), sout, cout)
             print("ok: %s" % name)
