@@ -659,12 +659,17 @@ run_remote(const struct perf_opts *o, struct perf_row *rows, unsigned int *nb_ro
 			last_run = i;
 	for (i = k + 1; i < (unsigned int)nb; i++) {
 		/*
-		 * After the last traffic every request has completed on both
-		 * sides: the device is left alone from here, so a peer that
-		 * exits first (and takes a shared link such as memif with it)
-		 * is never polled through.
+		 * After the last traffic the device is left alone, so a peer
+		 * that exits first (and takes a shared link such as memif with
+		 * it) is never polled through; but only after the exchange
+		 * that follows the traffic. A UC or UD SEND completes once
+		 * its frames are staged, before the port has taken them all:
+		 * they leave only while the device is progressed, and the
+		 * peer, which may wait for every message before it answers
+		 * (perftest's send_bw server), is still there until it has
+		 * answered that exchange.
 		 */
-		if (i > last_run && seq[last_run].op == PERF_SEQ_RUN)
+		if (i > last_run + 1 && seq[last_run].op == PERF_SEQ_RUN)
 			rr.x.progress = 0;
 		ret = step(&rr, &seq[i]);
 		if (ret < 0) {

@@ -34,6 +34,7 @@ enum perf_test {
 	PERF_SEND_LAT,
 	PERF_SEND_BW,
 	PERF_ATOMIC_LAT,
+	PERF_ATOMIC_BW,
 	PERF_RAW_LAT,                /* baselines: raw ethdev frames of */
 	PERF_RAW_BW,                 /* a WRITE of -s bytes (--loopback) */
 	PERF_MEMCPY_BW,              /* baseline: one core's rte_memcpy */

@@ -17,6 +17,7 @@ static const char *const test_names[PERF_TEST_NB] = {
 	[PERF_SEND_LAT] = "send_lat",
 	[PERF_SEND_BW] = "send_bw",
 	[PERF_ATOMIC_LAT] = "atomic_lat",
+	[PERF_ATOMIC_BW] = "atomic_bw",
 	[PERF_RAW_LAT] = "raw_lat",
 	[PERF_RAW_BW] = "raw_bw",
 	[PERF_MEMCPY_BW] = "memcpy_bw",
@@ -64,6 +65,7 @@ perf_test_verb(enum perf_test t)
 	case PERF_SEND_BW:
 		return PERF_VERB_SEND;
 	case PERF_ATOMIC_LAT:
+	case PERF_ATOMIC_BW:
 		return PERF_VERB_ATOMIC;
 	default:
 		return PERF_VERB_WRITE;
@@ -75,12 +77,12 @@ perf_opts_usage(FILE *out, const char *prog)
 {
 	fprintf(out,
 		"usage: %s [EAL args] -- <test> [options] [server host]\n"
-		"  tests: write_lat write_bw read_lat read_bw send_lat send_bw atomic_lat\n"
+		"  tests: write_lat write_bw read_lat read_bw send_lat send_bw atomic_lat atomic_bw\n"
 		"  baselines (--loopback): raw_lat raw_bw: raw ethdev ping-pong and burst of\n"
 		"         the frames a -s byte RDMA WRITE makes, on the same ring ports;\n"
 		"         memcpy_bw: one core copying -s bytes -n times (rte_memcpy)\n"
 		"  Without a host the program is the server; with one, the client.\n"
-		"  -s, --size N           message size (default 2; 8 for atomic_lat; 65536 for *_bw)\n"
+		"  -s, --size N           message size (default 2; 8 for atomic_*; 65536 for *_bw)\n"
 		"  -a, --all              every size from 2 to 8M (powers of two)\n"
 		"  -n, --iters N          iterations (default 1000 latency, 5000 bandwidth)\n"
 		"  -D, --duration S       run for S seconds instead of -n\n"
@@ -204,12 +206,11 @@ opts_check(struct perf_opts *o, int size_set, int depth_set)
 	enum perf_verb v = perf_test_verb(o->test);
 
 	if (!size_set)
-		o->size = o->test == PERF_ATOMIC_LAT ? 8 :
-			  (perf_test_is_lat(o->test) ? 2 : 65536);
-	if (o->test == PERF_ATOMIC_LAT && o->size != 8)
-		BAD("atomic_lat moves 8 bytes: -s must be 8");
-	if (o->test == PERF_ATOMIC_LAT && o->all_sizes)
-		BAD("atomic_lat has one size: -a is not allowed");
+		o->size = v == PERF_VERB_ATOMIC ? 8 : (perf_test_is_lat(o->test) ? 2 : 65536);
+	if (v == PERF_VERB_ATOMIC && o->size != 8)
+		BAD("%s moves 8 bytes: -s must be 8", perf_test_name(o->test));
+	if (v == PERF_VERB_ATOMIC && o->all_sizes)
+		BAD("%s has one size: -a is not allowed", perf_test_name(o->test));
 	if (!o->iters_set)
 		o->iters = perf_test_is_lat(o->test) ? 1000 : 5000;
 	if (!depth_set)
@@ -414,13 +415,14 @@ perf_opts_parse(struct perf_opts *o, int argc, char **argv)
 			o->host = argv[i];
 		} else if (!test_set) {
 			BAD("unknown test '%s': name a test: write_lat write_bw read_lat "
-			    "read_bw send_lat send_bw atomic_lat", argv[i]);
+			    "read_bw send_lat send_bw atomic_lat atomic_bw", argv[i]);
 		} else {
 			BAD("unexpected argument '%s' (the test first, then the server host)",
 			    argv[i]);
 		}
 	}
 	if (!test_set)
-		BAD("name a test: write_lat write_bw read_lat read_bw send_lat send_bw atomic_lat");
+		BAD("name a test: write_lat write_bw read_lat read_bw send_lat send_bw atomic_lat "
+		    "atomic_bw");
 	return opts_check(o, size_set, depth_set);
 }

@@ -26,6 +26,7 @@ static const char *const titles[PERF_TEST_NB] = {
 	[PERF_SEND_LAT] = "Send Latency Test",
 	[PERF_SEND_BW] = "Send BW Test",
 	[PERF_ATOMIC_LAT] = "Atomic FETCH_AND_ADD Latency Test",
+	[PERF_ATOMIC_BW] = "Atomic FETCH_AND_ADD BW Test",
 	[PERF_RAW_LAT] = "Raw ethdev ping-pong (baseline)",
 	[PERF_RAW_BW] = "Raw ethdev burst (baseline)",
 	[PERF_MEMCPY_BW] = "memcpy (baseline)",
@@ -36,6 +37,7 @@ perf_report_banner(FILE *out, const struct perf_opts *o, const struct perf_side 
 {
 	fprintf(out, RULE "                    %s\n",
 		o->test == PERF_ATOMIC_LAT && o->atomic_cas ? "Atomic CMP_AND_SWAP Latency Test" :
+		o->test == PERF_ATOMIC_BW && o->atomic_cas ? "Atomic CMP_AND_SWAP BW Test" :
 		titles[o->test]);
 	fprintf(out, " Dual-port       : OFF\t\tDevice         : %s\n",
 		prdma_dev_name((uint16_t)s->dev_id));

@@ -271,7 +271,7 @@ run(const struct pp_opts *o)
 	args[0] = &c;
 	args[1] = mine;
 	args[2] = peer;
-	ret = pp_exchange(o, mine, peer, nmsg, do_connect, args);
+	ret = pp_exchange(o, mine, peer, nmsg, c.dev, do_connect, args);
 	if (ret < 0)
 		goto out;
 	for (i = 0; i < c.nqp; i++)

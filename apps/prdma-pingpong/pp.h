@@ -74,9 +74,10 @@ int pp_msg_decode(const char msg[PP_MSG_LEN], struct pp_dest *d);
  * The exchange of @p n messages each way (1, or PP_SRQ_MSGS): the client
  * writes its n, reads the server's n and writes "done"; the server reads
  * the client's n, calls @p connect (its QPs go to RTS before it answers),
- * writes its n and reads "done".
+ * writes its n and reads "done". While it waits for a message it progresses
+ * @p dev (when not NULL), so that it answers the peer's ARP meanwhile.
  */
 int pp_exchange(const struct pp_opts *o, const struct pp_dest *mine, struct pp_dest *peer,
-		unsigned int n, int (*connect)(void *arg), void *arg);
+		unsigned int n, struct prdma_dev *dev, int (*connect)(void *arg), void *arg);
 
 #endif /* PP_H */

@@ -84,9 +84,14 @@ pp_msg_decode(const char msg[PP_MSG_LEN], struct pp_dest *d)
 	return 0;
 }
 
-/* Exactly @p len bytes, within the timeout. */
+/*
+ * Exactly @p len bytes, within the timeout. The device is progressed
+ * while waiting: the peer may be resolving our MAC (its ARP, when its
+ * QP goes to RTR) while we wait for its next message, and a software
+ * provider answers only from its poll calls.
+ */
 static int
-read_full(int fd, void *buf, size_t len, double timeout_s)
+read_full(int fd, void *buf, size_t len, double timeout_s, struct prdma_dev *dev)
 {
 	uint64_t deadline = rte_rdtsc() + (uint64_t)(timeout_s * rte_get_tsc_hz());
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
@@ -94,7 +99,9 @@ read_full(int fd, void *buf, size_t len, double timeout_s)
 	ssize_t n;
 
 	while (got < len) {
-		if (poll(&pfd, 1, 100) <= 0) {
+		if (poll(&pfd, 1, dev != NULL ? 1 : 100) <= 0) {
+			if (dev != NULL)
+				prdma_dev_progress(dev);
 			if (rte_rdtsc() > deadline) {
 				PP_LOG(ERR, "the peer sent nothing for %.0f s", timeout_s);
 				return -ETIMEDOUT;
@@ -146,14 +153,15 @@ send_all(int fd, const struct pp_dest *mine, unsigned int n)
 }
 
 static int
-recv_all(int fd, struct pp_dest *peer, unsigned int n, double timeout_s)
+recv_all(int fd, struct pp_dest *peer, unsigned int n, double timeout_s,
+	 struct prdma_dev *dev)
 {
 	char msg[PP_MSG_LEN];
 	unsigned int i;
 	int ret;
 
 	for (i = 0; i < n; i++) {
-		ret = read_full(fd, msg, sizeof(msg), timeout_s);
+		ret = read_full(fd, msg, sizeof(msg), timeout_s, dev);
 		if (ret < 0)
 			return ret;
 		if (pp_msg_decode(msg, &peer[i]) < 0) {
@@ -236,7 +244,7 @@ tcp_accept(const struct pp_opts *o)
 
 int
 pp_exchange(const struct pp_opts *o, const struct pp_dest *mine, struct pp_dest *peer,
-	    unsigned int n, int (*connect_cb)(void *arg), void *arg)
+	    unsigned int n, struct prdma_dev *dev, int (*connect_cb)(void *arg), void *arg)
 {
 	static const char done[PP_DONE_LEN] = "done";
 	char in[PP_DONE_LEN];
@@ -248,18 +256,18 @@ pp_exchange(const struct pp_opts *o, const struct pp_dest *mine, struct pp_dest 
 	if (o->host != NULL) {
 		ret = send_all(fd, mine, n);
 		if (ret == 0)
-			ret = recv_all(fd, peer, n, o->timeout_s);
+			ret = recv_all(fd, peer, n, o->timeout_s, dev);
 		if (ret == 0)
 			ret = write_msg(fd, done, sizeof(done));
 	} else {
-		ret = recv_all(fd, peer, n, o->timeout_s);
+		ret = recv_all(fd, peer, n, o->timeout_s, dev);
 		/* The server is ready to receive before the client can send. */
 		if (ret == 0)
 			ret = connect_cb(arg);
 		if (ret == 0)
 			ret = send_all(fd, mine, n);
 		if (ret == 0)
-			ret = read_full(fd, in, sizeof(in), o->timeout_s);
+			ret = read_full(fd, in, sizeof(in), o->timeout_s, dev);
 		if (ret == 0 && memcmp(in, done, sizeof(done)) != 0) {
 			PP_LOG(ERR, "the client ended the exchange with '%.4s', not 'done'", in);
 			ret = -EPROTO;

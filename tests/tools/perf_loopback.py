@@ -22,6 +22,8 @@ RUNS = [
     ("atomic_lat", ["-n", "300"]),
     ("write_bw", ["-n", "300", "-s", "4096", "-q", "2"]),
     ("read_bw", ["-n", "300", "-s", "4096"]),
+    ("atomic_bw", ["-n", "300", "-q", "2"]),
+    ("atomic_bw", ["-n", "300", "-A", "CMP_AND_SWAP"]),
     ("send_bw", ["-n", "300", "-s", "4096", "--report_gbits"]),
     ("write_lat", ["-D", "0.3", "-s", "8"]),
     ("write_bw", ["-D", "0.3", "-s", "1024"]),
@@ -43,6 +45,9 @@ RUNS = [
 BAD = (
     (["write_lat", "--loopback", "-q", "2"], "one QP"),
     (["atomic_lat", "--loopback", "-s", "64"], "8 bytes"),
+    (["atomic_bw", "--loopback", "-s", "64"], "8 bytes"),
+    (["atomic_bw", "--loopback", "-a"], "one size"),
+    (["atomic_bw", "--loopback", "-c", "UC"], "UC connection not possible in READ/ATOMIC"),
     (["nosuch_test", "--loopback"], "name a test"),
     (["write_lat", "--loopback", "-c", "UD"], "UD connection only possible in SEND verb"),
     (["write_bw", "--loopback", "-c", "UD"], "UD connection only possible in SEND verb"),

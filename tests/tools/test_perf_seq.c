@@ -64,6 +64,10 @@ static const struct want wants[] = {
 	{ PERF_WRITE_BW, 0, 0, 1, "versions keys connect keys sync run:ALL sync bw_report sync done" },
 	{ PERF_READ_BW, 0, 0, 0, "versions keys connect keys sync run:ALL sync bw_report sync done" },
 	{ PERF_READ_BW, 1, 0, 0, "versions keys connect keys sync sync bw_report sync done" },
+	/* atomic_bw.c: read_bw.c's sequence (Debian's 4.5 binaries traced). */
+	{ PERF_ATOMIC_BW, 0, 0, 0, "versions keys connect keys sync run:ALL sync bw_report sync "
+	  "done" },
+	{ PERF_ATOMIC_BW, 1, 0, 0, "versions keys connect keys sync sync bw_report sync done" },
 	/* -R: establish_connection, the versions over it, then
 	 * create_rdma_cm_connection (communication.c 2737 sync, 2745/2747 the
 	 * data QPs, 2755 sync); no ctx_connect; no "done" (1768). */
@@ -131,7 +135,7 @@ test_sides_agree(void **state)
 	struct perf_seq_step a[PERF_SEQ_MAX_STEPS], b[PERF_SEQ_MAX_STEPS];
 	static const int tests[] = { PERF_WRITE_LAT, PERF_READ_LAT, PERF_ATOMIC_LAT,
 				     PERF_SEND_LAT, PERF_SEND_BW, PERF_WRITE_BW,
-				     PERF_READ_BW };
+				     PERF_READ_BW, PERF_ATOMIC_BW };
 	unsigned int t, cm, all, q;
 
 	(void)state;

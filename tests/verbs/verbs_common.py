@@ -89,9 +89,10 @@ def run_pair_once(sv, cl, sock, timeout):
     return srv.returncode, sout, crc, cout
 
 
-# "Failed status 12" is perftest's way of saying IBV_WC_RETRY_EXC_ERR.
+# "Failed status 12" is perftest's way of saying IBV_WC_RETRY_EXC_ERR;
+# "Couldn't connect to" is the pingpong programs' refused TCP connect.
 LOAD_SYMPTOMS = ("state is Down", "Failed to connect socket", "retry counter exceeded",
-                 "Failed status 12")
+                 "Failed status 12", "Couldn't connect to")
 
 
 def run_pair(name, sv, cl, sock, timeout=90):

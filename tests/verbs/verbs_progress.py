@@ -50,6 +50,10 @@ def main():
                   host="127.0.0.1", dev_extra=MODE)
         sout, cout = run_pair(name, sv, cl, sock, timeout=120)
         if binary.endswith("pingpong"):
+            # --chk only prints the bad pages; the exit status stays 0.
+            if "invalid data" in sout + cout:
+                print(sout + cout)
+                fail("%s: the server found invalid data" % name)
             n = int(args[args.index("-n") + 1])
             for out in (sout, cout):
                 if not re.search(PP_ROWS[0], out, re.M) or \
