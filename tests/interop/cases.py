@@ -135,6 +135,18 @@ def mtu4096(direction):
             for test in ("send_lat", "read_lat", "write_lat", "write_bw", "read_bw", "send_bw")]
 
 
+def pingpong_check(lines):
+    """An ibv_*_pingpong side ended well: its summary lines, and with --chk
+    no "invalid data in page" (rdma-core's pingpongs print it for each bad
+    page and still exit 0)."""
+    bad = [ln for ln in lines if "invalid data in page" in ln]
+    if bad:
+        return "%d page(s) with invalid data, first: %s" % (len(bad), bad[0].strip())
+    if not any(re.search(r"\d+ iters in [0-9.]+ seconds", ln) for ln in lines):
+        return "no 'iters in ... seconds' summary"
+    return ""
+
+
 def pingpong_case(direction, kind):
     """ibv_<kind>_pingpong --chk against prdma-pingpong --chk (both check
     every page they receive)."""
@@ -152,7 +164,8 @@ def pingpong_case(direction, kind):
 
     return Case("%s.%s_pingpong.chk" % (direction, kind), prdma_tool="pingpong",
                 prdma_serves=serves, kernel_tool="ibv_%s_pingpong" % kind, kind=kind,
-                prdma_ready_marker=False, secs=20, _k=k, _p=p)
+                prdma_ready_marker=False, secs=20, _k=k, _p=p,
+                kernel_check=pingpong_check, prdma_check=pingpong_check)
 
 
 TESTPMD_PROBE = "probe roce:port=0,ip=%s\n"
@@ -481,7 +494,7 @@ def dropin_pingpong(direction, kind="rc"):
                 prdma_tool="dropin", prdma_serves=serves,
                 kernel_tool="ibv_%s_pingpong" % kind,
                 prdma_ready_marker=False, wait_tcp_listen=True, secs=DROPIN_SECS,
-                _k=k, _p=p)
+                _k=k, _p=p, kernel_check=pingpong_check, prdma_check=pingpong_check)
 
 
 def dropin_udaddy(direction):

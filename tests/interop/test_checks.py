@@ -3,7 +3,7 @@
 # Copyright(c) 2026 The prdma authors
 """The interop suite's own checks on made-up frames, so that each is seen
 to fail on what it must catch: exactly-once atomics, the echo compare, the
-path-MTU check and the resend classifier (no root, no guest; suite
+path-MTU check, the resend classifier and the pingpong data check (no root, no guest; suite
 'interop-checks')."""
 
 import os
@@ -95,6 +95,15 @@ expect("rxe resend 2 ms after the send is flagged as rxe's",
        "x" if (any(x[2] for x in r["peer"]) and not r[P]) else "", True)
 wrap = [(1, P, 0x11, 0xFFFFFF, 0.0), (2, P, 0x11, 0, 0.001), (3, P, 0x11, 1, 0.002)]
 expect("PSN wrap is not a resend", "x" if classify(wrap)[P] else "", False)
+
+# ibv_*_pingpong --chk exits 0 even when it printed bad pages.
+good_pp = ["  local address:  LID 0x0000, QPN 0x000011, PSN 0x0001, GID ::",
+           "819200 bytes in 0.10 seconds = 65.54 Mbit/sec",
+           "200 iters in 0.10 seconds = 500.00 usec/iter"]
+expect("pingpong with its summary", cases.pingpong_check(good_pp), False)
+expect("pingpong with a bad page", cases.pingpong_check(good_pp + ["invalid data in page 3"]),
+       True)
+expect("pingpong without its summary", cases.pingpong_check(good_pp[:1]), True)
 
 print("%d check(s) wrong" % failures)
 sys.exit(1 if failures else 0)
