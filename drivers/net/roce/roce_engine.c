@@ -95,9 +95,30 @@ roce_frame_start(struct roce_dev *dev, const struct roce_path *path,
 	return m;
 }
 
-void
-roce_frame_send(struct roce_dev *dev, struct rte_mbuf *m,
-		const struct roce_path *path, uint32_t tlen)
+/*
+ * The ICRC seed of @qp (roce_icrc_seed): its path's header with its UDP
+ * source port and a BTH of its fixed fields. Every transmit builder of a
+ * connected QP writes P_Key ROCE_DEFAULT_PKEY and the QP's dest_qpn.
+ */
+static void
+qp_seed_build(struct roce_qp *qp)
+{
+	uint8_t h[ROCE_L2L4_MAX + ROCE_BTH_LEN];
+	const struct roce_path *path = &qp->path;
+	uint8_t *bth = h + path->hdr_len;
+
+	memcpy(h, path->hdr, path->hdr_len);
+	roce_put16(bth - ROCE_UDP_LEN, qp->sport);
+	memset(bth, 0, ROCE_BTH_LEN);
+	roce_put16(bth + 2, ROCE_DEFAULT_PKEY);
+	roce_put24(bth + 5, qp->dest_qpn);
+	qp->tx_icrc_seed = roce_icrc_seed(h + path->l3_off, path->ipv6);
+	qp->tx_seed_ok = 1;
+}
+
+static __rte_always_inline void
+frame_finish(struct roce_dev *dev, struct rte_mbuf *m, const struct roce_path *path,
+	     uint32_t tlen, const struct roce_qp *qp)
 {
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 	uint8_t *l3 = p + path->l3_off;
@@ -129,7 +150,11 @@ roce_frame_send(struct roce_dev *dev, struct rte_mbuf *m,
 	}
 	/* BTH PadCnt: the builders leave it 0. */
 	p[path->hdr_len + 1] |= (uint8_t)(pad << 4);
-	crc = roce_icrc(l3, (uint32_t)(udp - l3) + ROCE_UDP_LEN + tlen, path->ipv6);
+	if (qp != NULL)
+		crc = roce_icrc_seeded(qp->tx_icrc_seed, l3,
+				       (uint32_t)(udp - l3) + ROCE_UDP_LEN + tlen, path->ipv6);
+	else
+		crc = roce_icrc(l3, (uint32_t)(udp - l3) + ROCE_UDP_LEN + tlen, path->ipv6);
 crc_done:
 	crc = rte_cpu_to_le_32(crc);
 	memcpy(p + path->hdr_len + tlen, &crc, 4);
@@ -141,6 +166,21 @@ crc_done:
 	m->data_len = (uint16_t)len;
 	m->pkt_len = len;
 	roce_frame_stage(dev, m, path);
+}
+
+void
+roce_frame_send(struct roce_dev *dev, struct rte_mbuf *m,
+		const struct roce_path *path, uint32_t tlen)
+{
+	frame_finish(dev, m, path, tlen, NULL);
+}
+
+void
+roce_frame_send_qp(struct roce_qp *qp, struct rte_mbuf *m, uint32_t tlen)
+{
+	if (unlikely(!qp->tx_seed_ok) && !qp->path.v1)
+		qp_seed_build(qp);
+	frame_finish(qp->rdev, m, &qp->path, tlen, qp->path.v1 ? NULL : qp);
 }
 
 void

@@ -291,6 +291,18 @@ int roce_hdr_decode(const uint8_t *p, uint32_t len, struct roce_bth *bth,
  */
 uint32_t roce_icrc(uint8_t *l3, uint32_t len, int ipv6);
 
+/*
+ * Transmit side, a connected QP: roce_icrc_seed() takes the QP's frame
+ * header from @l3 (IP, UDP and BTH with its fixed fields: addresses,
+ * ports, P_Key, destination QP; the rest is ignored) once, at set-up;
+ * roce_icrc_seeded() then gives roce_icrc(l3, len, ipv6) of any frame of
+ * the QP from that seed, reading only the fields that vary per frame
+ * (lengths, opcode, BTH byte 1, AckReq, PSN) and the bytes after the BTH.
+ * Read only: the frame is not masked in place.
+ */
+uint32_t roce_icrc_seed(const uint8_t *l3, int ipv6);
+uint32_t roce_icrc_seeded(uint32_t seed, const uint8_t *l3, uint32_t len, int ipv6);
+
 /* CRC-32 as RTE_NET_CRC32_ETH computes it, many lanes folded at once. */
 uint32_t roce_crc32(const uint8_t *p, uint32_t len);
 
