@@ -280,7 +280,7 @@ roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m)
 		roce_pcap_write(dev->pcap, m);
 	/* A chain only as zero-copy transmit builds it (roce_zc.c). */
 	if (likely(m->nb_segs == 1))
-		v = roce_pkt_parse_hdr(rte_pktmbuf_mtod(m, uint8_t *), m->data_len, &pkt);
+		v = roce_pkt_parse_quick(rte_pktmbuf_mtod(m, uint8_t *), m->data_len, &pkt);
 	else
 		v = roce_zc_rx_parse(m, &pkt);
 	switch (v) {
@@ -304,8 +304,11 @@ roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m)
 		return;
 	}
 	/* A group's frame is delivered to every member: check it first. */
-	if (unlikely(pkt_is_mcast(&pkt)) && icrc_bad(dev, &pkt))
-		return;
+	if (unlikely(pkt_is_mcast(&pkt))) {
+		roce_pkt_decode(&pkt);
+		if (icrc_bad(dev, &pkt))
+			return;
+	}
 	if (unlikely(roce_mcast_rx(dev, &pkt)))
 		return;
 	if (!ip_is_ours(dev, &pkt)) {
@@ -345,6 +348,8 @@ roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m)
 		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
 		return;
 	}
+	/* A frame for this QP: the extension headers now (parse_quick). */
+	roce_pkt_decode(&pkt);
 	/*
 	 * Last of the checks, the only one that reads the whole frame. An RC
 	 * WRITE MIDDLE carries no address: the responder checks its ICRC

@@ -369,6 +369,9 @@ struct roce_pkt {
 	 * placed: the payload is in place already. */
 	uint8_t icrc_deferred;
 	uint8_t placed;
+	/* bth and ext hold everything (else only the opcode, P_Key and
+	 * destination QP: roce_pkt_parse_quick) */
+	uint8_t decoded;
 	uint8_t ipv6;
 	uint8_t ecn;           /* IP ECN field (ROCE_ECN_*) */
 	uint8_t v1;            /* RoCEv1: l3 is the GRH */
@@ -398,6 +401,14 @@ enum roce_rx_verdict roce_pkt_parse(uint8_t *frame, uint32_t len,
 enum roce_rx_verdict roce_pkt_parse_hdr(uint8_t *frame, uint32_t len,
 					struct roce_pkt *pkt);
 enum roce_rx_verdict roce_pkt_icrc_check(const struct roce_pkt *pkt);
+/*
+ * roce_pkt_parse_hdr() with the same verdicts, but of the BTH and
+ * extension headers only the opcode, P_Key and destination QP decoded:
+ * roce_pkt_decode() the rest once the frame is for a QP of ours.
+ */
+enum roce_rx_verdict roce_pkt_parse_quick(uint8_t *frame, uint32_t len,
+					  struct roce_pkt *pkt);
+void roce_pkt_decode(struct roce_pkt *pkt);
 
 /* RNR timer code -> microseconds; local ACK timeout exponent -> ns. */
 uint32_t roce_rnr_timer_us(uint8_t code);
