@@ -205,16 +205,30 @@ roce_icrc_seed(const uint8_t *l3, int ipv6)
 	return roce_crc32_update(0xffffffffu, s, h);
 }
 
+/* The varying bytes' terms; @v6 a constant, so every offset is one. */
+static __rte_always_inline uint32_t
+seeded_prefix(uint32_t c, const uint8_t *pre, unsigned int v6)
+{
+	const uint8_t *pos = var_pos[v6];
+	const uint32_t (*t)[256] = var_tbl[v6];
+
+	/* pre[] is read only at positions >= 10: inside the IP header */
+	c ^= t[0][pre[pos[0]]] ^ t[1][pre[pos[1]]];
+	c ^= t[2][pre[pos[2]]] ^ t[3][pre[pos[3]]];
+	c ^= t[4][pre[pos[4]]] ^ t[5][pre[pos[5]]];
+	c ^= t[6][pre[pos[6]]] ^ t[7][pre[pos[7]]];
+	c ^= t[8][pre[pos[8]]] ^ t[9][pre[pos[9]]];
+	return c;
+}
+
 uint32_t
 roce_icrc_seeded(uint32_t seed, const uint8_t *l3, uint32_t len, int ipv6)
 {
 	const uint8_t *pre = l3 - 8;
-	const uint8_t *pos = var_pos[ipv6 ? 1 : 0];
-	const uint32_t (*t)[256] = var_tbl[ipv6 ? 1 : 0];
-	uint32_t h = ipv6 ? PREFIX_V6 : PREFIX_V4, c = seed, k;
 
-	/* pre[] is read only at positions >= 10: inside the IP header */
-	for (k = 0; k < NVAR; k++)
-		c ^= t[k][pre[pos[k]]];
-	return ~roce_crc32_update(c, pre + h, len + 8 - h);
+	if (ipv6)
+		return ~roce_crc32_update(seeded_prefix(seed, pre, 1), pre + PREFIX_V6,
+					  len + 8 - PREFIX_V6);
+	return ~roce_crc32_update(seeded_prefix(seed, pre, 0), pre + PREFIX_V4,
+				  len + 8 - PREFIX_V4);
 }
