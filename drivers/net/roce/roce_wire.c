@@ -150,20 +150,12 @@ roce_hdr_encode(uint8_t *p, const struct roce_bth *b, const struct roce_ext *e)
 	return (unsigned int)(q - p);
 }
 
-int
-roce_hdr_decode(const uint8_t *p, uint32_t len, struct roce_bth *b,
-		struct roce_ext *e)
+/* The fields of a BTH and extension headers already checked (flags @f). */
+static __rte_always_inline void
+hdr_fields(const uint8_t *p, uint32_t f, struct roce_bth *b, struct roce_ext *e)
 {
-	const struct roce_opcode_entry *oe;
 	const uint8_t *q = p + ROCE_BTH_LEN;
-	uint32_t f;
 
-	if (len < ROCE_BTH_LEN)
-		return -EBADMSG;
-	oe = &roce_opcode_tbl[p[0]];
-	f = oe->flags;
-	if (f == 0 || (p[1] & 0xf) != 0 || oe->hdr_len > len)
-		return -EBADMSG;
 	b->opcode = p[0];
 	b->se = !!(p[1] & 0x80);
 	b->mig = !!(p[1] & 0x40);
@@ -209,6 +201,22 @@ roce_hdr_decode(const uint8_t *p, uint32_t len, struct roce_bth *b,
 	}
 	if (f & ROCE_F_IETH)
 		e->ieth = roce_get32(q);
+}
+
+int
+roce_hdr_decode(const uint8_t *p, uint32_t len, struct roce_bth *b,
+		struct roce_ext *e)
+{
+	const struct roce_opcode_entry *oe;
+	uint32_t f;
+
+	if (len < ROCE_BTH_LEN)
+		return -EBADMSG;
+	oe = &roce_opcode_tbl[p[0]];
+	f = oe->flags;
+	if (f == 0 || (p[1] & 0xf) != 0 || oe->hdr_len > len)
+		return -EBADMSG;
+	hdr_fields(p, f, b, e);
 	return (int)oe->hdr_len;
 }
 
@@ -220,7 +228,7 @@ roce_hdr_decode(const uint8_t *p, uint32_t len, struct roce_bth *b,
  * does it, once the frame is known to be for a QP: garbage is dropped
  * without paying for the extension headers.
  */
-static enum roce_rx_verdict
+static __rte_always_inline enum roce_rx_verdict
 parse_transport(struct roce_pkt *pkt, bool full)
 {
 	const uint8_t *p = pkt->bth_p;
@@ -256,7 +264,7 @@ parse_transport(struct roce_pkt *pkt, bool full)
 	if (!(pkt->flags & ROCE_F_PAYLOAD) && pkt->paylen != 0)
 		return ROCE_RX_MALFORMED;
 	if (full) {
-		(void)roce_hdr_decode(p, pkt->roce_len - ROCE_ICRC_LEN, &pkt->bth, &pkt->ext);
+		hdr_fields(p, pkt->flags, &pkt->bth, &pkt->ext);
 		pkt->decoded = 1;
 		return ROCE_RX_OK;
 	}
@@ -272,8 +280,8 @@ roce_pkt_decode(struct roce_pkt *pkt)
 {
 	if (pkt->decoded)
 		return;
-	(void)roce_hdr_decode(pkt->bth_p, pkt->roce_len - ROCE_ICRC_LEN, &pkt->bth,
-			      &pkt->ext);
+	/* checked by parse_transport already */
+	hdr_fields(pkt->bth_p, pkt->flags, &pkt->bth, &pkt->ext);
 	pkt->decoded = 1;
 }
 
