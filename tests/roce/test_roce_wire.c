@@ -334,16 +334,141 @@ test_parser_garbage(void **state)
 	}
 }
 
+/*
+ * roce_icrc_seeded(): from a QP's seed, the same ICRC as roce_icrc() for
+ * frames that differ from the QP's template in the per-frame fields only
+ * (lengths, opcode, BTH byte 1, AckReq, PSN), on IPv4 and IPv6, any
+ * length; and the masked fields change neither. A template field that
+ * differs (the destination QP) must give another ICRC.
+ */
+static void
+test_icrc_seeded(void **state)
+{
+	uint8_t tmpl[8 + 40 + 8 + 12], f[8 + 40 + 8 + 12 + 300], copy[sizeof(f)];
+	unsigned int seed = 7, i, k, v6, ipl, udp, bth, len, pay;
+	uint32_t qseed, want, got;
+
+	(void)state;
+	for (v6 = 0; v6 < 2; v6++) {
+		ipl = v6 ? 40 : 20;
+		udp = 8 + ipl;
+		bth = udp + 8;
+		/* The QP's header: random fixed fields. */
+		for (k = 0; k < sizeof(tmpl); k++)
+			tmpl[k] = (uint8_t)rand_r(&seed);
+		tmpl[8] = v6 ? 0x60 | (tmpl[8] & 0x0f) : 0x45;
+		qseed = roce_icrc_seed(tmpl + 8, (int)v6);
+		for (i = 0; i < 2000; i++) {
+			pay = (unsigned int)rand_r(&seed) % 280;
+			len = ipl + 8 + 12 + pay;   /* l3 .. end of pad */
+			for (k = 0; k < 8 + len; k++)
+				f[k] = (uint8_t)rand_r(&seed);
+			memcpy(f + 8, tmpl + 8, bth + 12 - 8);
+			/* the per-frame fields, and the masked ones, at random */
+			for (k = 0; k < 2; k++) {
+				f[8 + (v6 ? 4 : 2) + k] = (uint8_t)rand_r(&seed);
+				f[udp + 4 + k] = (uint8_t)rand_r(&seed);
+				f[udp + 6 + k] = (uint8_t)rand_r(&seed);
+			}
+			f[bth] = (uint8_t)rand_r(&seed);
+			f[bth + 1] = (uint8_t)rand_r(&seed);
+			f[bth + 4] = (uint8_t)rand_r(&seed);
+			for (k = 8; k < 12; k++)
+				f[bth + k] = (uint8_t)rand_r(&seed);
+			if (v6) {
+				f[8] = (uint8_t)(0x60 | (rand_r(&seed) & 0x0f));
+				f[9] = (uint8_t)rand_r(&seed);
+				f[11] = (uint8_t)rand_r(&seed);
+				f[15] = (uint8_t)rand_r(&seed);
+			} else {
+				f[9] = (uint8_t)rand_r(&seed);
+				f[16] = (uint8_t)rand_r(&seed);
+				f[18] = (uint8_t)rand_r(&seed);
+				f[19] = (uint8_t)rand_r(&seed);
+			}
+			memcpy(copy, f, 8 + len);
+			want = roce_icrc(f + 8, len, (int)v6);
+			got = roce_icrc_seeded(qseed, f + 8, len, (int)v6);
+			assert_int_equal(got, want);
+			assert_memory_equal(f, copy, 8 + len);
+			/* another destination QP: not this QP's frame */
+			f[bth + 7] ^= 1;
+			assert_int_not_equal(roce_icrc_seeded(qseed, f + 8, len, (int)v6),
+					     roce_icrc(f + 8, len, (int)v6));
+		}
+	}
+}
+
+/*
+ * roce_pkt_parse_quick() + roce_pkt_decode(), the receive path's split
+ * parse: the same verdict as roce_pkt_parse_hdr() for every frame, and
+ * for a good one the same headers once decoded. Mutated frames: any
+ * byte of the transport headers (opcode, TVer, pad, lengths), every
+ * opcode, every truncation.
+ */
+static void
+test_parse_quick(void **state)
+{
+	uint8_t frame[512], a[512], b[512];
+	struct roce_pkt full, quick;
+	size_t len = good_frame(frame), n, k;
+	unsigned int i, seed = 4242;
+	enum roce_rx_verdict vf, vq;
+
+	(void)state;
+	for (i = 0; i < 40000; i++) {
+		memcpy(a, frame, len);
+		n = len;
+		if (i < 256) {
+			a[14 + 28] = (uint8_t)i;            /* every opcode */
+		} else if (i < 256 + len) {
+			n = i - 256;                         /* every truncation */
+		} else {
+			n = 42 + (size_t)(rand_r(&seed) % 60);
+			for (k = 0; k < 3; k++)
+				a[14 + 20 + (size_t)rand_r(&seed) % (n - 34)] =
+					(uint8_t)rand_r(&seed);
+		}
+		memcpy(b, a, n);
+		memset(&full, 0x5a, sizeof(full));
+		memset(&quick, 0xa5, sizeof(quick));
+		vf = roce_pkt_parse_hdr(a, (uint32_t)n, &full);
+		vq = roce_pkt_parse_quick(b, (uint32_t)n, &quick);
+		assert_int_equal(vq, vf);
+		if (vf != ROCE_RX_OK)
+			continue;
+		/* what the engine looks a QP up by, before the decode */
+		assert_int_equal(quick.bth.opcode, full.bth.opcode);
+		assert_int_equal(quick.bth.pkey, full.bth.pkey);
+		assert_int_equal(quick.bth.dqpn, full.bth.dqpn);
+		assert_int_equal(quick.flags, full.flags);
+		assert_int_equal(quick.paylen, full.paylen);
+		roce_pkt_decode(&quick);
+		assert_int_equal(quick.bth.se, full.bth.se);
+		assert_int_equal(quick.bth.mig, full.bth.mig);
+		assert_int_equal(quick.bth.pad, full.bth.pad);
+		assert_int_equal(quick.bth.tver, full.bth.tver);
+		assert_int_equal(quick.bth.fecn, full.bth.fecn);
+		assert_int_equal(quick.bth.becn, full.bth.becn);
+		assert_int_equal(quick.bth.ackreq, full.bth.ackreq);
+		assert_int_equal(quick.bth.psn, full.bth.psn);
+		if (full.bth.opcode != ROCE_OP_CNP)
+			assert_memory_equal(&quick.ext, &full.ext, sizeof(full.ext));
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_icrc_vectors),
 		cmocka_unit_test(test_icrc_copy),
+		cmocka_unit_test(test_icrc_seeded),
 		cmocka_unit_test(test_psn),
 		cmocka_unit_test(test_rnr_and_timeout),
 		cmocka_unit_test(test_codec_all_opcodes),
 		cmocka_unit_test(test_parser_garbage),
+		cmocka_unit_test(test_parse_quick),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

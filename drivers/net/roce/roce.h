@@ -551,6 +551,11 @@ struct roce_qp {
 	uint8_t peer_ip[16];
 	uint8_t peer_ip_len;      /* 4, 16, or 0 before the AV is set */
 	uint16_t sport;
+	/* RC/UC on RoCEv2: the ICRC register over the QP's fixed header
+	 * fields (roce_icrc_seed), built by the first frame after a modify
+	 * (tx_seed_ok = 0) and used by every frame until the next one. */
+	uint8_t tx_seed_ok;
+	uint32_t tx_icrc_seed;
 	uint32_t mtu;             /* effective payload bytes per packet */
 
 	/* send queue */
@@ -855,6 +860,8 @@ void roce_frame_stage(struct roce_dev *dev, struct rte_mbuf *m,
 		      const struct roce_path *path);
 void roce_frame_send(struct roce_dev *dev, struct rte_mbuf *m,
 		     const struct roce_path *path, uint32_t tlen);
+/* roce_frame_send() on @qp's own path (RC/UC): its ICRC from the QP's seed. */
+void roce_frame_send_qp(struct roce_qp *qp, struct rte_mbuf *m, uint32_t tlen);
 
 /* roce_dev.c */
 static inline struct roce_qp *

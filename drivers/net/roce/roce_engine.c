@@ -95,9 +95,30 @@ roce_frame_start(struct roce_dev *dev, const struct roce_path *path,
 	return m;
 }
 
-void
-roce_frame_send(struct roce_dev *dev, struct rte_mbuf *m,
-		const struct roce_path *path, uint32_t tlen)
+/*
+ * The ICRC seed of @qp (roce_icrc_seed): its path's header with its UDP
+ * source port and a BTH of its fixed fields. Every transmit builder of a
+ * connected QP writes P_Key ROCE_DEFAULT_PKEY and the QP's dest_qpn.
+ */
+static void
+qp_seed_build(struct roce_qp *qp)
+{
+	uint8_t h[ROCE_L2L4_MAX + ROCE_BTH_LEN];
+	const struct roce_path *path = &qp->path;
+	uint8_t *bth = h + path->hdr_len;
+
+	memcpy(h, path->hdr, path->hdr_len);
+	roce_put16(bth - ROCE_UDP_LEN, qp->sport);
+	memset(bth, 0, ROCE_BTH_LEN);
+	roce_put16(bth + 2, ROCE_DEFAULT_PKEY);
+	roce_put24(bth + 5, qp->dest_qpn);
+	qp->tx_icrc_seed = roce_icrc_seed(h + path->l3_off, path->ipv6);
+	qp->tx_seed_ok = 1;
+}
+
+static __rte_always_inline void
+frame_finish(struct roce_dev *dev, struct rte_mbuf *m, const struct roce_path *path,
+	     uint32_t tlen, const struct roce_qp *qp)
 {
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 	uint8_t *l3 = p + path->l3_off;
@@ -129,7 +150,11 @@ roce_frame_send(struct roce_dev *dev, struct rte_mbuf *m,
 	}
 	/* BTH PadCnt: the builders leave it 0. */
 	p[path->hdr_len + 1] |= (uint8_t)(pad << 4);
-	crc = roce_icrc(l3, (uint32_t)(udp - l3) + ROCE_UDP_LEN + tlen, path->ipv6);
+	if (qp != NULL)
+		crc = roce_icrc_seeded(qp->tx_icrc_seed, l3,
+				       (uint32_t)(udp - l3) + ROCE_UDP_LEN + tlen, path->ipv6);
+	else
+		crc = roce_icrc(l3, (uint32_t)(udp - l3) + ROCE_UDP_LEN + tlen, path->ipv6);
 crc_done:
 	crc = rte_cpu_to_le_32(crc);
 	memcpy(p + path->hdr_len + tlen, &crc, 4);
@@ -141,6 +166,21 @@ crc_done:
 	m->data_len = (uint16_t)len;
 	m->pkt_len = len;
 	roce_frame_stage(dev, m, path);
+}
+
+void
+roce_frame_send(struct roce_dev *dev, struct rte_mbuf *m,
+		const struct roce_path *path, uint32_t tlen)
+{
+	frame_finish(dev, m, path, tlen, NULL);
+}
+
+void
+roce_frame_send_qp(struct roce_qp *qp, struct rte_mbuf *m, uint32_t tlen)
+{
+	if (unlikely(!qp->tx_seed_ok) && !qp->path.v1)
+		qp_seed_build(qp);
+	frame_finish(qp->rdev, m, &qp->path, tlen, qp->path.v1 ? NULL : qp);
 }
 
 void
@@ -187,12 +227,35 @@ tx_flush(struct roce_dev *dev)
 	dev->txq_len = left;
 }
 
+/*
+ * Whether the @len (4 or 16) bytes of two addresses are equal: two
+ * compares inline, where a call to memcmp costs every frame about twenty
+ * instructions twice (our address, the peer's).
+ */
+static inline bool
+addr_eq(const uint8_t *a, const uint8_t *b, uint32_t len)
+{
+	uint64_t x[2], y[2];
+	uint32_t u, v;
+
+	if (len == 4) {
+		memcpy(&u, a, 4);
+		memcpy(&v, b, 4);
+		return u == v;
+	}
+	if (len != 16)
+		return memcmp(a, b, len) == 0;
+	memcpy(x, a, 16);
+	memcpy(y, b, 16);
+	return ((x[0] ^ y[0]) | (x[1] ^ y[1])) == 0;
+}
+
 static int
 ip_is_ours(const struct roce_dev *dev, const struct roce_pkt *pkt)
 {
 	if (pkt->ipv6 != dev->ipv6)
 		return 0;
-	return memcmp(pkt->dst_ip, dev->ip, dev->ipv6 ? 16 : 4) == 0;
+	return addr_eq(pkt->dst_ip, dev->ip, dev->ipv6 ? 16 : 4);
 }
 
 static inline bool
@@ -240,7 +303,7 @@ roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m)
 		roce_pcap_write(dev->pcap, m);
 	/* A chain only as zero-copy transmit builds it (roce_zc.c). */
 	if (likely(m->nb_segs == 1))
-		v = roce_pkt_parse_hdr(rte_pktmbuf_mtod(m, uint8_t *), m->data_len, &pkt);
+		v = roce_pkt_parse_quick(rte_pktmbuf_mtod(m, uint8_t *), m->data_len, &pkt);
 	else
 		v = roce_zc_rx_parse(m, &pkt);
 	switch (v) {
@@ -264,8 +327,11 @@ roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m)
 		return;
 	}
 	/* A group's frame is delivered to every member: check it first. */
-	if (unlikely(pkt_is_mcast(&pkt)) && icrc_bad(dev, &pkt))
-		return;
+	if (unlikely(pkt_is_mcast(&pkt))) {
+		roce_pkt_decode(&pkt);
+		if (icrc_bad(dev, &pkt))
+			return;
+	}
 	if (unlikely(roce_mcast_rx(dev, &pkt)))
 		return;
 	if (!ip_is_ours(dev, &pkt)) {
@@ -299,12 +365,14 @@ roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m)
 	 * and, since CNPs come here too, slows nothing down.
 	 */
 	if (qp->base.qp_type != PRDMA_QPT_UD &&
-	    unlikely(memcmp(pkt.src_ip, qp->peer_ip, qp->peer_ip_len) != 0 ||
+	    unlikely(!addr_eq(pkt.src_ip, qp->peer_ip, qp->peer_ip_len) ||
 		     qp->peer_ip_len == 0)) {
 		dev->st.drop.wrong_ip++;
 		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
 		return;
 	}
+	/* A frame for this QP: the extension headers now (parse_quick). */
+	roce_pkt_decode(&pkt);
 	/*
 	 * Last of the checks, the only one that reads the whole frame. An RC
 	 * WRITE MIDDLE carries no address: the responder checks its ICRC

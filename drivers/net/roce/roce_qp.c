@@ -378,6 +378,7 @@ roce_qp_create(struct prdma_qp *pqp, struct prdma_qp_init_attr *attr)
 	qp->slot = (uint32_t)slot;
 	pqp->qp_num = qpn;
 	qp->sport = qp_sport(qpn);
+	qp->tx_seed_ok = 0;
 	qp->path_mtu = dev->active_mtu;
 	qp->mtu = prdma_mtu_bytes(dev->active_mtu);
 	if (gsi)
@@ -553,6 +554,8 @@ roce_qp_modify(struct prdma_qp *pqp, const struct prdma_qp_attr *a, uint32_t mas
 		qp->max_dest_rd_atomic = a->max_dest_rd_atomic;
 	if (mask & PRDMA_QP_DEST_QPN)
 		qp->dest_qpn = a->dest_qp_num;
+	/* the path or the peer QP may have changed: the next frame reseeds */
+	qp->tx_seed_ok = 0;
 	if (mask & PRDMA_QP_EN_SQD_ASYNC_NOTIFY)
 		qp->en_sqd_async_notify = a->en_sqd_async_notify;
 	if (mask & PRDMA_QP_RQ_PSN) {

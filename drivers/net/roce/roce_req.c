@@ -456,7 +456,10 @@ send_packet(struct roce_qp *qp, struct roce_swqe *w)
 			}
 		}
 	}
-	roce_frame_send(dev, m, path, hlen + pay);
+	if (qp->base.qp_type == PRDMA_QPT_UD)
+		roce_frame_send(dev, m, path, hlen + pay);
+	else
+		roce_frame_send_qp(qp, m, hlen + pay);
 sent:
 	qp->cnt[PRDMA_QP_CNT_TX_PACKETS]++;
 	qp->cnt[PRDMA_QP_CNT_TX_BYTES] += pay;

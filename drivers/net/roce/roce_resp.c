@@ -735,7 +735,7 @@ tx_ack(struct roce_qp *qp, const struct roce_out *o)
 	ext.msn = o->msn;
 	ext.orig = o->orig;
 	hlen = roce_hdr_encode(p, &bth, &ext);
-	roce_frame_send(qp->rdev, m, &qp->path, hlen);
+	roce_frame_send_qp(qp, m, hlen);
 	if (o->kind == ROCE_OUT_ACK && o->syndrome == ROCE_AETH_ACK_NOCREDIT)
 		qp->ack_last_psn = o->psn;
 	return 0;
@@ -789,7 +789,7 @@ tx_read(struct roce_qp *qp, struct roce_out *o)
 			       NULL) != 0) {
 		if (pay != 0)
 			memcpy(p + hlen, (const void *)(uintptr_t)(o->va + o->off), pay);
-		roce_frame_send(qp->rdev, m, &qp->path, hlen + pay);
+		roce_frame_send_qp(qp, m, hlen + pay);
 	}
 	o->off += pay;
 	o->psn = roce_psn_add(o->psn, 1);

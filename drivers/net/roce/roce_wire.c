@@ -5,6 +5,7 @@
 /* Transport header codec and frame parser (roce-wire-facts.md §2-§4). */
 
 #include <errno.h>
+#include <stdbool.h>
 #include <netinet/in.h>
 
 #include <rte_ether.h>
@@ -149,20 +150,12 @@ roce_hdr_encode(uint8_t *p, const struct roce_bth *b, const struct roce_ext *e)
 	return (unsigned int)(q - p);
 }
 
-int
-roce_hdr_decode(const uint8_t *p, uint32_t len, struct roce_bth *b,
-		struct roce_ext *e)
+/* The fields of a BTH and extension headers already checked (flags @f). */
+static __rte_always_inline void
+hdr_fields(const uint8_t *p, uint32_t f, struct roce_bth *b, struct roce_ext *e)
 {
-	const struct roce_opcode_entry *oe;
 	const uint8_t *q = p + ROCE_BTH_LEN;
-	uint32_t f;
 
-	if (len < ROCE_BTH_LEN)
-		return -EBADMSG;
-	oe = &roce_opcode_tbl[p[0]];
-	f = oe->flags;
-	if (f == 0 || (p[1] & 0xf) != 0 || oe->hdr_len > len)
-		return -EBADMSG;
 	b->opcode = p[0];
 	b->se = !!(p[1] & 0x80);
 	b->mig = !!(p[1] & 0x40);
@@ -208,42 +201,88 @@ roce_hdr_decode(const uint8_t *p, uint32_t len, struct roce_bth *b,
 	}
 	if (f & ROCE_F_IETH)
 		e->ieth = roce_get32(q);
+}
+
+int
+roce_hdr_decode(const uint8_t *p, uint32_t len, struct roce_bth *b,
+		struct roce_ext *e)
+{
+	const struct roce_opcode_entry *oe;
+	uint32_t f;
+
+	if (len < ROCE_BTH_LEN)
+		return -EBADMSG;
+	oe = &roce_opcode_tbl[p[0]];
+	f = oe->flags;
+	if (f == 0 || (p[1] & 0xf) != 0 || oe->hdr_len > len)
+		return -EBADMSG;
+	hdr_fields(p, f, b, e);
 	return (int)oe->hdr_len;
 }
 
-/* BTH..ICRC at pkt->bth_p, pkt->roce_len bytes: decode and check lengths. */
-static enum roce_rx_verdict
-parse_transport(struct roce_pkt *pkt)
+/*
+ * BTH..ICRC at pkt->bth_p, pkt->roce_len bytes: every check of the
+ * transport headers (opcode, TVer, lengths, pad), on the raw bytes, and the
+ * fields the receive path looks a QP up by (opcode, P_Key, destination
+ * QP). With @full the rest is decoded too; without, roce_pkt_decode()
+ * does it, once the frame is known to be for a QP: garbage is dropped
+ * without paying for the extension headers.
+ */
+static __rte_always_inline enum roce_rx_verdict
+parse_transport(struct roce_pkt *pkt, bool full)
 {
-	uint32_t hlen;
-	int ret;
+	const uint8_t *p = pkt->bth_p;
+	const struct roce_opcode_entry *oe;
+	uint32_t hlen, pad;
 
-	if (pkt->bth_p[0] == ROCE_OP_CNP) {
+	if (p[0] == ROCE_OP_CNP) {
 		/* Congestion notification: recognised, carries no transport. */
 		memset(&pkt->bth, 0, sizeof(pkt->bth));
 		pkt->bth.opcode = ROCE_OP_CNP;
-		pkt->bth.dqpn = roce_get24(pkt->bth_p + 5);
+		pkt->bth.dqpn = roce_get24(p + 5);
 		/* Checked like any frame's: a CNP must name the QP's P_Key. */
-		pkt->bth.pkey = roce_get16(pkt->bth_p + 2);
+		pkt->bth.pkey = roce_get16(p + 2);
 		pkt->flags = 0;
 		pkt->payload = NULL;
 		pkt->paylen = 0;
+		pkt->decoded = 1;
 		return ROCE_RX_OK;
 	}
-	ret = roce_hdr_decode(pkt->bth_p, pkt->roce_len - ROCE_ICRC_LEN, &pkt->bth,
-			      &pkt->ext);
-	if (ret < 0)
-		return roce_opcode_flags(pkt->bth_p[0]) == 0 ?
-			ROCE_RX_BAD_OPCODE : ROCE_RX_MALFORMED;
-	hlen = (uint32_t)ret;
-	pkt->flags = roce_opcode_flags(pkt->bth.opcode);
-	if (hlen + ROCE_ICRC_LEN + pkt->bth.pad > pkt->roce_len)
+	/* roce_len >= BTH + ICRC: the callers check it */
+	oe = &roce_opcode_tbl[p[0]];
+	if (oe->flags == 0)
+		return ROCE_RX_BAD_OPCODE;
+	hlen = oe->hdr_len;
+	if ((p[1] & 0xf) != 0 || hlen > pkt->roce_len - ROCE_ICRC_LEN)
+		return ROCE_RX_MALFORMED;
+	pad = (p[1] >> 4) & 3;
+	pkt->flags = oe->flags;
+	if (hlen + ROCE_ICRC_LEN + pad > pkt->roce_len)
 		return ROCE_RX_MALFORMED;
 	pkt->payload = pkt->bth_p + hlen;
-	pkt->paylen = pkt->roce_len - hlen - ROCE_ICRC_LEN - pkt->bth.pad;
+	pkt->paylen = pkt->roce_len - hlen - ROCE_ICRC_LEN - pad;
 	if (!(pkt->flags & ROCE_F_PAYLOAD) && pkt->paylen != 0)
 		return ROCE_RX_MALFORMED;
+	if (full) {
+		hdr_fields(p, pkt->flags, &pkt->bth, &pkt->ext);
+		pkt->decoded = 1;
+		return ROCE_RX_OK;
+	}
+	pkt->bth.opcode = p[0];
+	pkt->bth.pkey = roce_get16(p + 2);
+	pkt->bth.dqpn = roce_get24(p + 5);
+	pkt->decoded = 0;
 	return ROCE_RX_OK;
+}
+
+void
+roce_pkt_decode(struct roce_pkt *pkt)
+{
+	if (pkt->decoded)
+		return;
+	/* checked by parse_transport already */
+	hdr_fields(pkt->bth_p, pkt->flags, &pkt->bth, &pkt->ext);
+	pkt->decoded = 1;
 }
 
 /*
@@ -296,7 +335,7 @@ roce_pkt_icrc_copy(const struct roce_pkt *pkt, void *dst)
 
 /* RoCEv1: a GRH (IPv6-like, next header 0x1B) straight after Ethernet. */
 static enum roce_rx_verdict
-parse_v1(uint8_t *frame, uint32_t len, uint32_t off, struct roce_pkt *pkt)
+parse_v1(uint8_t *frame, uint32_t len, uint32_t off, struct roce_pkt *pkt, bool full)
 {
 	static const uint8_t v4mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
 	uint8_t *grh = frame + off;
@@ -325,11 +364,11 @@ parse_v1(uint8_t *frame, uint32_t len, uint32_t off, struct roce_pkt *pkt)
 	}
 	pkt->roce_len = plen;
 	pkt->bth_p = grh + ROCE_GRH_LEN;
-	return parse_transport(pkt);
+	return parse_transport(pkt, full);
 }
 
-enum roce_rx_verdict
-roce_pkt_parse_hdr(uint8_t *frame, uint32_t len, struct roce_pkt *pkt)
+static __rte_always_inline enum roce_rx_verdict
+parse_hdr(uint8_t *frame, uint32_t len, struct roce_pkt *pkt, bool full)
 {
 	uint32_t off = ROCE_ETH_LEN, l3len, udp_len;
 	uint16_t etype;
@@ -406,7 +445,7 @@ roce_pkt_parse_hdr(uint8_t *frame, uint32_t len, struct roce_pkt *pkt)
 		if (udp_len > plen)
 			return ROCE_RX_MALFORMED;
 	} else if (etype == ROCE_ETHERTYPE_V1) {
-		return parse_v1(frame, len, off, pkt);
+		return parse_v1(frame, len, off, pkt, full);
 	} else {
 		return ROCE_RX_NOT_ROCE;
 	}
@@ -415,7 +454,19 @@ roce_pkt_parse_hdr(uint8_t *frame, uint32_t len, struct roce_pkt *pkt)
 		return ROCE_RX_MALFORMED;
 	pkt->roce_len = udp_len - ROCE_UDP_LEN;
 	pkt->bth_p = udp + ROCE_UDP_LEN;
-	return parse_transport(pkt);
+	return parse_transport(pkt, full);
+}
+
+enum roce_rx_verdict
+roce_pkt_parse_hdr(uint8_t *frame, uint32_t len, struct roce_pkt *pkt)
+{
+	return parse_hdr(frame, len, pkt, true);
+}
+
+enum roce_rx_verdict
+roce_pkt_parse_quick(uint8_t *frame, uint32_t len, struct roce_pkt *pkt)
+{
+	return parse_hdr(frame, len, pkt, false);
 }
 
 enum roce_rx_verdict

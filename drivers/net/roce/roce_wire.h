@@ -291,6 +291,18 @@ int roce_hdr_decode(const uint8_t *p, uint32_t len, struct roce_bth *bth,
  */
 uint32_t roce_icrc(uint8_t *l3, uint32_t len, int ipv6);
 
+/*
+ * Transmit side, a connected QP: roce_icrc_seed() takes the QP's frame
+ * header from @l3 (IP, UDP and BTH with its fixed fields: addresses,
+ * ports, P_Key, destination QP; the rest is ignored) once, at set-up;
+ * roce_icrc_seeded() then gives roce_icrc(l3, len, ipv6) of any frame of
+ * the QP from that seed, reading only the fields that vary per frame
+ * (lengths, opcode, BTH byte 1, AckReq, PSN) and the bytes after the BTH.
+ * Read only: the frame is not masked in place.
+ */
+uint32_t roce_icrc_seed(const uint8_t *l3, int ipv6);
+uint32_t roce_icrc_seeded(uint32_t seed, const uint8_t *l3, uint32_t len, int ipv6);
+
 /* CRC-32 as RTE_NET_CRC32_ETH computes it, many lanes folded at once. */
 uint32_t roce_crc32(const uint8_t *p, uint32_t len);
 
@@ -357,6 +369,9 @@ struct roce_pkt {
 	 * placed: the payload is in place already. */
 	uint8_t icrc_deferred;
 	uint8_t placed;
+	/* bth and ext hold everything (else only the opcode, P_Key and
+	 * destination QP: roce_pkt_parse_quick) */
+	uint8_t decoded;
 	uint8_t ipv6;
 	uint8_t ecn;           /* IP ECN field (ROCE_ECN_*) */
 	uint8_t v1;            /* RoCEv1: l3 is the GRH */
@@ -386,6 +401,14 @@ enum roce_rx_verdict roce_pkt_parse(uint8_t *frame, uint32_t len,
 enum roce_rx_verdict roce_pkt_parse_hdr(uint8_t *frame, uint32_t len,
 					struct roce_pkt *pkt);
 enum roce_rx_verdict roce_pkt_icrc_check(const struct roce_pkt *pkt);
+/*
+ * roce_pkt_parse_hdr() with the same verdicts, but of the BTH and
+ * extension headers only the opcode, P_Key and destination QP decoded:
+ * roce_pkt_decode() the rest once the frame is for a QP of ours.
+ */
+enum roce_rx_verdict roce_pkt_parse_quick(uint8_t *frame, uint32_t len,
+					  struct roce_pkt *pkt);
+void roce_pkt_decode(struct roce_pkt *pkt);
 
 /* RNR timer code -> microseconds; local ACK timeout exponent -> ns. */
 uint32_t roce_rnr_timer_us(uint8_t code);
