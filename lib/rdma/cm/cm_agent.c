@@ -439,6 +439,10 @@ cm_agent_send(struct cm_agent *ag, const union prdma_gid *dgid, uint8_t sgid_ind
 	action = cm_test_tx_action(ag->dev, attr_id);
 	if (action == PRDMA_CM_TEST_TX_DROP)
 		return 0;
+	if (action == PRDMA_CM_TEST_TX_HOLD) {
+		cm_test_tx_hold(ag, dgid, sgid_index, mad);
+		action = PRDMA_CM_TEST_TX_SEND;
+	}
 	/* Behind MADs already waiting for this peer: keep their order. */
 	if (txq_has_path(ag, dgid, sgid_index))
 		return txq_add(ag, dgid, sgid_index, mad, action);

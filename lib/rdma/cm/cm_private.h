@@ -331,5 +331,7 @@ void cm_sidr_recv_rep(struct cm_agent *ag, const struct cm_msg *msg);
 
 /* test hook (prdma_cm_test.h) */
 int cm_test_tx_action(struct prdma_dev *dev, uint16_t attr_id);
+void cm_test_tx_hold(const struct cm_agent *ag, const union prdma_gid *dgid,
+		     uint8_t sgid_index, const uint8_t mad[CM_MAD_SIZE]);
 
 #endif /* CM_PRIVATE_H */
