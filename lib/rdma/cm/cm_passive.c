@@ -133,6 +133,63 @@ find_stale(struct cm_agent *ag, const struct cm_req *r)
 	return NULL;
 }
 
+/*
+ * A passive id that rejected its REQ is being destroyed. The peer may
+ * still resend that REQ: it resends until the REJ reaches it, and a copy
+ * sent just before may arrive after the application here destroyed the
+ * id (on a device that moves MADs on a thread of its own, a loaded
+ * machine delays it by milliseconds). Without a record that copy would
+ * look like a new connection: a CONNECT_REQUEST nobody asked for. Keep
+ * the REJ as long as the peer resends: its (response timeout + 2 packet
+ * lifetimes) x (retries + 1), both from its REQ and bounded (F5), and at
+ * least a time-wait.
+ */
+void
+cm_passive_memo_rej(struct cm_id_priv *id)
+{
+	struct cm_agent *ag = id->agent;
+	struct cm_rej_memo *m = NULL;
+	uint64_t now = cm_now(), keep;
+	uint32_t i;
+
+	for (i = 0; i < CM_REJ_MEMO && m == NULL; i++)
+		if (ag->rej_memo[i].expires <= now)
+			m = &ag->rej_memo[i];
+	if (m == NULL) {
+		m = &ag->rej_memo[ag->rej_memo_next];
+		ag->rej_memo_next = (ag->rej_memo_next + 1) % CM_REJ_MEMO;
+	}
+	keep = (cm_passive_interval(id) + 2 * cm_time_tsc(id->lifetime)) *
+	       ((uint64_t)id->max_retries + 1);
+	keep = RTE_MAX(keep, cm_time_tsc(CM_MAX_TIMEWAIT));
+	m->expires = now + keep;
+	m->remote_id = id->remote_id;
+	m->remote_guid = id->remote_guid;
+	m->dgid = id->dgid;
+	m->sgid_index = id->sgid_index;
+	memcpy(m->mad, id->mad, CM_MAD_SIZE);
+}
+
+/* A REQ whose id is gone but whose REJ is kept: the REJ again. */
+static bool
+memo_duplicate(struct cm_agent *ag, const struct cm_req *r)
+{
+	uint64_t now = cm_now();
+	struct cm_rej_memo *m;
+	uint32_t i;
+
+	for (i = 0; i < CM_REJ_MEMO; i++) {
+		m = &ag->rej_memo[i];
+		if (m->expires > now && m->remote_id == r->local_comm_id &&
+		    m->remote_guid == r->local_ca_guid) {
+			cm_stat_add(ag->dev, CM_ST_DUP, 1);
+			cm_agent_send(ag, &m->dgid, m->sgid_index, m->mad);
+			return true;
+		}
+	}
+	return false;
+}
+
 void
 cm_passive_recv_req(struct cm_agent *ag, const struct cm_msg *msg)
 {
@@ -149,6 +206,8 @@ cm_passive_recv_req(struct cm_agent *ag, const struct cm_msg *msg)
 			req_duplicate(id, msg);
 			return;
 		}
+	if (memo_duplicate(ag, r))
+		return;
 	stale = find_stale(ag, r);
 	if (stale != NULL) {
 		CM_LOG(DEBUG, "%s: REQ from QP %u reuses a live connection: stale",
