@@ -685,9 +685,11 @@ test_stale(void **state)
 	struct sockaddr_in dst = t_addr(&t_b, 7182);
 	struct prdma_qp_attr qa = { .qp_state = PRDMA_QPS_RESET };
 	uint64_t e0 = t_counter(&t_b, PRDMA_DEV_CNT_CONNECTION_ERROR);
+	struct prdma_cm_stats a0, b0;
 	struct prdma_cm_id *again;
 	struct prdma_cm_event *ev;
 	struct conn c = { 0 };
+	int hold = 1;
 
 	(void)state;
 	c.listen = listen_on(7182, PRDMA_CM_PS_TCP);
@@ -695,10 +697,13 @@ test_stale(void **state)
 	assert_int_equal(prdma_cm_ack_event(ev), 0);
 	accept_it(&c, &t_fast);
 	both_established(&c, NULL, 0);
-	/* the "restart": same QP, reset, a new id */
+	/* the "restart": same QP, reset, a new id (a copy of its REQ kept) */
 	assert_int_equal(prdma_qp_modify(c.qa, &qa, PRDMA_QP_STATE), 0);
 	again = prdma_cm_id_create(t_a.ch, t_a.dev, 1, PRDMA_CM_PS_TCP, NULL);
+	prdma_cm_test_set_tx_filter(hold_req_filter, &hold);
 	assert_int_equal(prdma_cm_connect(again, c.qa, (struct sockaddr *)&dst, &t_fast), 0);
+	prdma_cm_test_set_tx_filter(NULL, NULL);
+	assert_int_equal(hold, 0);
 	ev = expect(t_a.ch, PRDMA_CM_EVENT_REJECTED);
 	assert_ptr_equal(ev->id, again);
 	assert_int_equal(ev->status, PRDMA_CM_REJ_STALE_CONN);
@@ -711,6 +716,18 @@ test_stale(void **state)
 	assert_ptr_equal(ev->id, c.sid);
 	assert_int_equal(prdma_cm_ack_event(ev), 0);
 	assert_int_equal(t_counter(&t_b, PRDMA_DEV_CNT_CONNECTION_ERROR) - e0, 1);
+	/* A copy of the REQ resent before the REJ arrived, reaching B only
+	 * now that the stale connection is gone: REJ stale again, not a new
+	 * CONNECT_REQUEST (the REJ went without an id; B keeps it). */
+	a0 = t_stats(&t_a);
+	b0 = t_stats(&t_b);
+	assert_int_equal(prdma_cm_test_tx_release(), 0);
+	if (!late_rej_seen(&b0, &a0)) {
+		if (prdma_cm_get_event(t_b.ch, &ev) == 0)
+			fail_msg("the late stale REQ became a new %s",
+				 prdma_cm_event_str(ev->event));
+		fail_msg("the late stale REQ was not answered with the REJ");
+	}
 	assert_int_equal(prdma_cm_id_destroy(again), 0);
 	conn_free(&c);
 	assert_int_equal(prdma_cm_id_destroy(c.listen), 0);
