@@ -316,8 +316,9 @@ struct prdma_cm_stats {
 	uint64_t rx_duplicates;            /**< duplicate REQ/REP/DREQ/SIDR_REQ */
 	uint64_t ids;                      /**< live ids on the device now */
 	uint64_t tx_unresolved;            /**< MADs dropped: the peer's MAC was not
-					    *   known within 1 s, or 32 MADs were
-					    *   already waiting for theirs */
+					    *   known within 1 s, the provider said
+					    *   it cannot be (EHOSTUNREACH), or 32
+					    *   MADs were already waiting for theirs */
 	uint64_t rx_refused;               /**< REQ/SIDR_REQ refused with NO_RESOURCES:
 					    *   the listener's backlog or half-open
 					    *   limit was reached */

@@ -553,6 +553,104 @@ test_duplicates(void **state)
 	assert_int_equal(t_counter(&t_b, PRDMA_DEV_CNT_ACTIVE_CONNECTION), 0);
 }
 
+static enum prdma_cm_test_tx_action
+hold_req_filter(struct prdma_dev *dev, uint16_t attr, void *arg)
+{
+	int *left = arg;
+
+	(void)dev;
+	if (attr != 0x10 || *left == 0)
+		return PRDMA_CM_TEST_TX_SEND;
+	(*left)--;
+	return PRDMA_CM_TEST_TX_HOLD;
+}
+
+/* Progress both sides until B has counted a duplicate and A an unmatched
+ * MAD since @b0/@a0 (the REJ resent for a late REQ, and its arrival at an
+ * active side that no longer has the id), or WAIT_MS pass. */
+static bool
+late_rej_seen(const struct prdma_cm_stats *b0, const struct prdma_cm_stats *a0)
+{
+	unsigned int i;
+
+	for (i = 0; i < WAIT_MS; i++) {
+		if (t_stats(&t_b).rx_duplicates > b0->rx_duplicates &&
+		    t_stats(&t_a).rx_unmatched > a0->rx_unmatched)
+			return true;
+		t_cm_idle(1);
+	}
+	return false;
+}
+
+/*
+ * A resent REQ that reaches the listener only after the application there
+ * rejected the connection (or destroyed its id undecided) and destroyed
+ * the id: the REJ again, never a new CONNECT_REQUEST. On a device that
+ * moves MADs on a thread of its own (hermon:model under load) a REQ
+ * resent just before the REJ arrives can be that late; it used to become
+ * a connection nobody asked for, whose CONNECT_REQUEST the next test took
+ * for its own (test_reject's "no event, expected REJECTED"). The hook
+ * keeps a copy of the REQ and the test delivers it at that moment.
+ */
+static void
+test_late_duplicate_req(void **state)
+{
+	struct prdma_cm_stats a0, b0;
+	struct prdma_cm_id *keep;
+	struct prdma_cm_event *ev;
+	struct conn c = { 0 };
+	unsigned int i;
+	int hold;
+
+	(void)state;
+	c.listen = listen_on(7186, PRDMA_CM_PS_TCP);
+	/* keeps A's CM (its GSI QP, which sends the late copy) past the
+	 * connecting id's destroy */
+	keep = prdma_cm_id_create(t_a.ch, t_a.dev, 1, PRDMA_CM_PS_TCP, NULL);
+	assert_non_null(keep);
+	for (i = 0; i < 2; i++) {
+		hold = 1;
+		prdma_cm_test_set_tx_filter(hold_req_filter, &hold);
+		ev = request(&c, 7186, &t_fast);
+		prdma_cm_test_set_tx_filter(NULL, NULL);
+		assert_int_equal(hold, 0);
+		assert_int_equal(prdma_cm_ack_event(ev), 0);
+		if (i == 0) {
+			assert_int_equal(prdma_cm_reject(c.sid, NULL, 0, 0), 0);
+		} else {
+			/* undecided: the destroy rejects it */
+			assert_int_equal(prdma_cm_id_destroy(c.sid), 0);
+			c.sid = NULL;
+		}
+		ev = expect(t_a.ch, PRDMA_CM_EVENT_REJECTED);
+		assert_int_equal(ev->status, PRDMA_CM_REJ_CONSUMER_DEFINED);
+		assert_int_equal(prdma_cm_ack_event(ev), 0);
+		conn_free(&c);
+		a0 = t_stats(&t_a);
+		b0 = t_stats(&t_b);
+		assert_int_equal(prdma_cm_test_tx_release(), 0);
+		if (!late_rej_seen(&b0, &a0)) {
+			if (prdma_cm_get_event(t_b.ch, &ev) == 0)
+				fail_msg("case %u: the late REQ became a new %s", i,
+					 prdma_cm_event_str(ev->event));
+			fail_msg("case %u: the late REQ was not answered with the REJ", i);
+		}
+		t_cm_idle(5);
+		no_event(t_b.ch);
+		no_event(t_a.ch);
+	}
+	/* and the listener still takes new connections */
+	ev = request(&c, 7186, &t_fast);
+	assert_int_equal(prdma_cm_ack_event(ev), 0);
+	accept_it(&c, &t_fast);
+	both_established(&c, NULL, 0);
+	disconnect_both(&c, c.cid);
+	conn_free(&c);
+	assert_int_equal(prdma_cm_id_destroy(c.listen), 0);
+	assert_int_equal(prdma_cm_id_destroy(keep), 0);
+	assert_int_equal(prdma_cm_test_tx_release(), -ENOENT);
+}
+
 /* A slow application: the resent REQ gets an MRA and the peer waits. */
 static void
 test_mra(void **state)
@@ -587,9 +685,11 @@ test_stale(void **state)
 	struct sockaddr_in dst = t_addr(&t_b, 7182);
 	struct prdma_qp_attr qa = { .qp_state = PRDMA_QPS_RESET };
 	uint64_t e0 = t_counter(&t_b, PRDMA_DEV_CNT_CONNECTION_ERROR);
+	struct prdma_cm_stats a0, b0;
 	struct prdma_cm_id *again;
 	struct prdma_cm_event *ev;
 	struct conn c = { 0 };
+	int hold = 1;
 
 	(void)state;
 	c.listen = listen_on(7182, PRDMA_CM_PS_TCP);
@@ -597,10 +697,13 @@ test_stale(void **state)
 	assert_int_equal(prdma_cm_ack_event(ev), 0);
 	accept_it(&c, &t_fast);
 	both_established(&c, NULL, 0);
-	/* the "restart": same QP, reset, a new id */
+	/* the "restart": same QP, reset, a new id (a copy of its REQ kept) */
 	assert_int_equal(prdma_qp_modify(c.qa, &qa, PRDMA_QP_STATE), 0);
 	again = prdma_cm_id_create(t_a.ch, t_a.dev, 1, PRDMA_CM_PS_TCP, NULL);
+	prdma_cm_test_set_tx_filter(hold_req_filter, &hold);
 	assert_int_equal(prdma_cm_connect(again, c.qa, (struct sockaddr *)&dst, &t_fast), 0);
+	prdma_cm_test_set_tx_filter(NULL, NULL);
+	assert_int_equal(hold, 0);
 	ev = expect(t_a.ch, PRDMA_CM_EVENT_REJECTED);
 	assert_ptr_equal(ev->id, again);
 	assert_int_equal(ev->status, PRDMA_CM_REJ_STALE_CONN);
@@ -613,6 +716,18 @@ test_stale(void **state)
 	assert_ptr_equal(ev->id, c.sid);
 	assert_int_equal(prdma_cm_ack_event(ev), 0);
 	assert_int_equal(t_counter(&t_b, PRDMA_DEV_CNT_CONNECTION_ERROR) - e0, 1);
+	/* A copy of the REQ resent before the REJ arrived, reaching B only
+	 * now that the stale connection is gone: REJ stale again, not a new
+	 * CONNECT_REQUEST (the REJ went without an id; B keeps it). */
+	a0 = t_stats(&t_a);
+	b0 = t_stats(&t_b);
+	assert_int_equal(prdma_cm_test_tx_release(), 0);
+	if (!late_rej_seen(&b0, &a0)) {
+		if (prdma_cm_get_event(t_b.ch, &ev) == 0)
+			fail_msg("the late stale REQ became a new %s",
+				 prdma_cm_event_str(ev->event));
+		fail_msg("the late stale REQ was not answered with the REJ");
+	}
 	assert_int_equal(prdma_cm_id_destroy(again), 0);
 	conn_free(&c);
 	assert_int_equal(prdma_cm_id_destroy(c.listen), 0);
@@ -890,6 +1005,7 @@ main(void)
 		cmocka_unit_test(test_unreachable),
 		cmocka_unit_test(test_lost_messages),
 		cmocka_unit_test(test_duplicates),
+		cmocka_unit_test(test_late_duplicate_req),
 		cmocka_unit_test(test_provider_faults),
 		cmocka_unit_test(test_mra),
 		cmocka_unit_test(test_stale),

@@ -38,6 +38,12 @@ prdma_verbs_init(void)
 	struct prdma_cq_init_attr ca = { .cqe = 256 };
 	int i, id;
 
+	/* meson runs it again on two cabled hermon:model devices */
+	if (getenv("PRDMA_RDMACM_DEVARGS_A") != NULL &&
+	    getenv("PRDMA_RDMACM_DEVARGS_B") != NULL) {
+		args[0] = getenv("PRDMA_RDMACM_DEVARGS_A");
+		args[1] = getenv("PRDMA_RDMACM_DEVARGS_B");
+	}
 	if (done)
 		return done < 0 ? done : 0;
 	done = t_eal_init();

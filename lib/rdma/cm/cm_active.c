@@ -100,7 +100,10 @@ cm_active_connect(struct cm_id_priv *id, const struct prdma_cm_conn_param *p)
 	id->state = CM_REQ_SENT;
 	cm_msg_send(id, &msg, true);
 	prdma_dev_counter_add(id->pub.dev, PRDMA_DEV_CNT_CONNECT, 1);
-	cm_timer_start(id, cm_active_interval(id), id->max_retries);
+	/* Not when the send already failed the connect (no MAC for the peer:
+	 * UNREACHABLE is queued). */
+	if (id->state == CM_REQ_SENT)
+		cm_timer_start(id, cm_active_interval(id), id->max_retries);
 	return 0;
 }
 

@@ -421,6 +421,48 @@ txq_add(struct cm_agent *ag, const union prdma_gid *dgid, uint8_t sgid_index,
 	return 0;
 }
 
+/* A MAD that cannot leave (its peer's MAC unknown after the wait, or
+ * @at_once the provider's EHOSTUNREACH): a REQ or SIDR_REQ of ours fails
+ * its connect now. */
+static void
+txq_gave_up(struct cm_agent *ag, const uint8_t mad[CM_MAD_SIZE], bool at_once)
+{
+	uint16_t attr_id = (uint16_t)(mad[16] << 8 | mad[17]);
+	const uint8_t *b = mad + CM_MAD_HDR_SIZE;
+	uint32_t local_id = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 |
+			    (uint32_t)b[2] << 8 | b[3];
+	struct cm_id_priv *id = NULL;
+	char ip[INET6_ADDRSTRLEN];
+
+	if (attr_id == CM_ATTR_REQ || attr_id == CM_ATTR_SIDR_REQ)
+		id = cm_find_by_local(ag, local_id);
+	if (id == NULL || id->passive) {
+		/* A reply to whoever asked: DEBUG only, a flood must not
+		 * become a flood of log lines. */
+		if (at_once)
+			CM_LOG(DEBUG, "%s: dropped %s: the provider has no MAC for the peer",
+			       ag->dev->name, cm_attr_str(attr_id));
+		else
+			CM_LOG(DEBUG, "%s: dropped %s: the peer's address did not resolve "
+			       "within %u ms", ag->dev->name, cm_attr_str(attr_id),
+			       CM_RESOLVE_MS);
+		return;
+	}
+	if (cm_gid_is_v4(&id->dgid))
+		inet_ntop(AF_INET, &id->dgid.raw[12], ip, sizeof(ip));
+	else
+		inet_ntop(AF_INET6, id->dgid.raw, ip, sizeof(ip));
+	if (at_once)
+		CM_LOG(ERR, "%s: connect: the provider has no MAC for %s", ag->dev->name,
+		       ip);
+	else
+		CM_LOG(ERR, "%s: connect: %s does not answer %s within %u ms",
+		       ag->dev->name, ip,
+		       cm_gid_is_v4(&id->dgid) ? "ARP" : "neighbour discovery",
+		       CM_RESOLVE_MS);
+	cm_unresolved(id);
+}
+
 /*
  * Linux CMs always answer to QP 1 at the peer's address (never to the
  * source QP of a datagram), so every MAD goes to QP 1 of @p dgid. A MAD
@@ -439,46 +481,31 @@ cm_agent_send(struct cm_agent *ag, const union prdma_gid *dgid, uint8_t sgid_ind
 	action = cm_test_tx_action(ag->dev, attr_id);
 	if (action == PRDMA_CM_TEST_TX_DROP)
 		return 0;
+	if (action == PRDMA_CM_TEST_TX_HOLD) {
+		cm_test_tx_hold(ag, dgid, sgid_index, mad);
+		action = PRDMA_CM_TEST_TX_SEND;
+	}
 	/* Behind MADs already waiting for this peer: keep their order. */
 	if (txq_has_path(ag, dgid, sgid_index))
 		return txq_add(ag, dgid, sgid_index, mad, action);
 	ah = ah_get(ag, dgid, sgid_index);
 	if (ah == NULL && rte_errno == EAGAIN)
 		return txq_add(ag, dgid, sgid_index, mad, action);
+	if (ah == NULL && rte_errno == EHOSTUNREACH) {
+		/* The provider knows now that it has no MAC for the peer (the
+		 * Hermon PMD: not a static neighbour): what a resolution that
+		 * never answers ends in, without the wait. A REQ of ours fails
+		 * its connect now; a reply is dropped and counted, quietly (a
+		 * flood of forged MADs must not become log lines, F2). */
+		cm_stat_add(ag->dev, CM_ST_UNRESOLVED, 1);
+		txq_gave_up(ag, mad, true);
+		return -EHOSTUNREACH;
+	}
 	if (ah == NULL) {
 		send_failed(ag, attr_id, -rte_errno);
 		return -rte_errno;
 	}
 	return send_now(ag, ah, mad, action);
-}
-
-/* A REQ or SIDR_REQ of ours that never left: its connect fails now. */
-static void
-txq_gave_up(struct cm_agent *ag, const uint8_t mad[CM_MAD_SIZE])
-{
-	uint16_t attr_id = (uint16_t)(mad[16] << 8 | mad[17]);
-	const uint8_t *b = mad + CM_MAD_HDR_SIZE;
-	uint32_t local_id = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 |
-			    (uint32_t)b[2] << 8 | b[3];
-	struct cm_id_priv *id = NULL;
-	char ip[INET6_ADDRSTRLEN];
-
-	if (attr_id == CM_ATTR_REQ || attr_id == CM_ATTR_SIDR_REQ)
-		id = cm_find_by_local(ag, local_id);
-	if (id == NULL || id->passive) {
-		/* A reply to whoever asked: DEBUG only, a flood must not
-		 * become a flood of log lines. */
-		CM_LOG(DEBUG, "%s: dropped %s: the peer's address did not resolve "
-		       "within %u ms", ag->dev->name, cm_attr_str(attr_id), CM_RESOLVE_MS);
-		return;
-	}
-	if (cm_gid_is_v4(&id->dgid))
-		inet_ntop(AF_INET, &id->dgid.raw[12], ip, sizeof(ip));
-	else
-		inet_ntop(AF_INET6, id->dgid.raw, ip, sizeof(ip));
-	CM_LOG(ERR, "%s: connect: %s does not answer %s within %u ms", ag->dev->name, ip,
-	       cm_gid_is_v4(&id->dgid) ? "ARP" : "neighbour discovery", CM_RESOLVE_MS);
-	cm_unresolved(id);
 }
 
 /* Send the queued MADs whose peer is now known; drop the overdue ones. */
@@ -532,7 +559,7 @@ cm_agent_flush(struct cm_agent *ag)
 	}
 	ag->nb_txq = j;
 	for (i = 0; i < nd; i++)
-		txq_gave_up(ag, dropped[i]);
+		txq_gave_up(ag, dropped[i], false);
 	return work;
 }
 

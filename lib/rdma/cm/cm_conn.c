@@ -133,9 +133,12 @@ int
 cm_id_send_rej(struct cm_id_priv *id, uint8_t msg_rejected, uint16_t reason,
 	       const void *pdata, uint16_t len, bool keep)
 {
-	/* Kept, a duplicate of the rejected REQ is rejected again. */
-	if (keep)
+	/* Kept, a duplicate of the rejected REQ is rejected again, and on a
+	 * passive id even after it is destroyed (cm_passive_memo_rej). */
+	if (keep) {
 		id->mad_valid = true;
+		id->rej_kept = id->passive;
+	}
 	return cm_send_rej(id->agent, &id->dgid, id->sgid_index, id->tid, id->local_id,
 			   id->remote_id, msg_rejected, reason, pdata, len,
 			   keep ? id->mad : NULL);
@@ -372,12 +375,13 @@ cm_conn_abort(struct cm_id_priv *id)
 		cm_id_send_rej(id, CM_MSG_REQ, PRDMA_CM_REJ_TIMEOUT, NULL, 0, false);
 		break;
 	case CM_REQ_RCVD:
+		/* Kept: a late copy of the REQ gets this REJ too. */
 		cm_id_send_rej(id, CM_MSG_REQ, PRDMA_CM_REJ_CONSUMER_DEFINED, NULL, 0,
-			       false);
+			       true);
 		break;
 	case CM_REP_SENT:
 		cm_id_send_rej(id, CM_MSG_REP, PRDMA_CM_REJ_CONSUMER_DEFINED, NULL, 0,
-			       false);
+			       true);
 		cm_qp_error(id);
 		break;
 	case CM_ESTABLISHED:
@@ -427,6 +431,8 @@ cm_id_free(struct cm_id_priv *id)
 	struct cm_id_priv *it;
 
 	cm_unpend(id);
+	if (id->rej_kept)
+		cm_passive_memo_rej(id);
 	TAILQ_FOREACH(it, &ag->ids, next)
 		if (it->listener == id) {
 			it->listener = NULL;

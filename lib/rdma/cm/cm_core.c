@@ -22,6 +22,17 @@ static uint64_t cm_stats[PRDMA_MAX_DEVS][CM_ST_IDS + 1];
 static prdma_cm_test_tx_filter_t test_filter;
 static void *test_filter_arg;
 
+/* PRDMA_CM_TEST_TX_HOLD's copy: the port by device and number, looked up
+ * again at release, so a CM gone meanwhile is noticed, not dereferenced. */
+static struct {
+	bool valid;
+	const struct prdma_dev *dev;
+	uint8_t port_num;
+	union prdma_gid dgid;
+	uint8_t sgid_index;
+	uint8_t mad[CM_MAD_SIZE];
+} test_held;
+
 void
 cm_stat_add(const struct prdma_dev *dev, enum cm_stat s, int64_t delta)
 {
@@ -108,6 +119,38 @@ prdma_cm_test_set_tx_filter(prdma_cm_test_tx_filter_t fn, void *arg)
 	test_filter = fn;
 	test_filter_arg = arg;
 	pthread_mutex_unlock(&cm_lock);
+}
+
+void
+cm_test_tx_hold(const struct cm_agent *ag, const union prdma_gid *dgid,
+		uint8_t sgid_index, const uint8_t mad[CM_MAD_SIZE])
+{
+	test_held.valid = true;
+	test_held.dev = ag->dev;
+	test_held.port_num = ag->port_num;
+	test_held.dgid = *dgid;
+	test_held.sgid_index = sgid_index;
+	memcpy(test_held.mad, mad, CM_MAD_SIZE);
+}
+
+int
+prdma_cm_test_tx_release(void)
+{
+	struct cm_agent *ag;
+	int ret = -ENOENT;
+
+	pthread_mutex_lock(&cm_lock);
+	if (test_held.valid) {
+		test_held.valid = false;
+		TAILQ_FOREACH(ag, &cm_agents, next)
+			if (ag->dev == test_held.dev && ag->port_num == test_held.port_num) {
+				ret = cm_agent_send(ag, &test_held.dgid, test_held.sgid_index,
+						    test_held.mad);
+				break;
+			}
+	}
+	pthread_mutex_unlock(&cm_lock);
+	return ret;
 }
 
 int

@@ -76,16 +76,6 @@ req_duplicate(struct cm_id_priv *id, const struct cm_msg *msg)
 	}
 }
 
-static void
-reject_unknown(struct cm_agent *ag, const struct cm_msg *msg, uint16_t reason)
-{
-	const struct cm_req *r = &msg->req;
-	union prdma_gid peer;
-
-	memcpy(peer.raw, r->primary.local_gid, 16);
-	cm_send_rej(ag, &peer, cm_reply_sgid(ag, r->primary.remote_gid), msg->hdr.tid,
-		    0, r->local_comm_id, CM_MSG_REQ, reason, NULL, 0, NULL);
-}
 
 static void
 connect_request_event(struct cm_id_priv *id, struct cm_id_priv *listener,
@@ -133,6 +123,113 @@ find_stale(struct cm_agent *ag, const struct cm_req *r)
 	return NULL;
 }
 
+/*
+ * Keep the REJ @mad we sent for the REQ with comm ID @remote_id from CA
+ * @remote_guid. The peer resends that REQ until the REJ reaches it, and a
+ * copy sent just before may arrive after the application here destroyed
+ * the rejected id, or, for a REJ sent without an id (stale connection,
+ * backlog full), after the reason went away (the stale connection torn
+ * down, a slot freed); on a device that moves MADs on a thread of its own
+ * a loaded machine delays it by milliseconds. Without a record that copy
+ * would look like a new connection: a CONNECT_REQUEST nobody asked for.
+ * Kept as long as the peer resends: (its response timeout + 2 packet
+ * lifetimes) x (retries + 1), from its REQ and bounded (F5), and at
+ * least a time-wait.
+ */
+static void
+memo_rej(struct cm_agent *ag, uint32_t remote_id, uint64_t remote_guid,
+	 const union prdma_gid *dgid, uint8_t sgid_index, const uint8_t mad[CM_MAD_SIZE],
+	 uint8_t peer_cm_timeout, uint8_t lifetime, uint8_t max_retries)
+{
+	struct cm_rej_memo *m = NULL;
+	uint64_t now = cm_now(), keep;
+	uint32_t i;
+
+	for (i = 0; i < CM_REJ_MEMO && m == NULL; i++)
+		if (ag->rej_memo[i].expires <= now)
+			m = &ag->rej_memo[i];
+	if (m == NULL) {
+		m = &ag->rej_memo[ag->rej_memo_next];
+		ag->rej_memo_next = (ag->rej_memo_next + 1) % CM_REJ_MEMO;
+	}
+	keep = (cm_time_tsc(peer_cm_timeout) + 2 * cm_time_tsc(lifetime)) *
+	       ((uint64_t)max_retries + 1);
+	keep = RTE_MAX(keep, cm_time_tsc(CM_MAX_TIMEWAIT));
+	m->expires = now + keep;
+	m->remote_id = remote_id;
+	m->remote_guid = remote_guid;
+	m->dgid = *dgid;
+	m->sgid_index = sgid_index;
+	memcpy(m->mad, mad, CM_MAD_SIZE);
+}
+
+/* The REQ's timers as the passive side bounds them (F5). */
+static uint8_t
+req_peer_timeout(const struct cm_req *r)
+{
+	return (uint8_t)RTE_MAX(RTE_MIN(r->local_cm_response_timeout,
+					CM_MAX_RESPONSE_TIMEOUT),
+				CM_MIN_RESPONSE_TIMEOUT);
+}
+
+static uint8_t
+req_lifetime(const struct cm_req *r)
+{
+	uint8_t ack = r->primary.local_ack_timeout;
+
+	return (uint8_t)RTE_MIN(ack > 0 ? ack - 1 : 0, CM_MAX_LIFETIME);
+}
+
+/* A passive id that rejected its REQ is being destroyed. */
+void
+cm_passive_memo_rej(struct cm_id_priv *id)
+{
+	memo_rej(id->agent, id->remote_id, id->remote_guid, &id->dgid, id->sgid_index,
+		 id->mad, id->peer_cm_timeout, id->lifetime, id->max_retries);
+}
+
+/*
+ * A REJ for a REQ that has no id here. Stale-connection and no-resources
+ * REJs are kept (memo_rej): a late copy of the REQ is rejected again even
+ * once the stale connection is gone or a backlog slot is free.
+ */
+static void
+reject_unknown(struct cm_agent *ag, const struct cm_msg *msg, uint16_t reason)
+{
+	const struct cm_req *r = &msg->req;
+	uint8_t rej[CM_MAD_SIZE];
+	union prdma_gid peer;
+	uint8_t sgid_index;
+
+	memcpy(peer.raw, r->primary.local_gid, 16);
+	sgid_index = cm_reply_sgid(ag, r->primary.remote_gid);
+	cm_send_rej(ag, &peer, sgid_index, msg->hdr.tid, 0, r->local_comm_id,
+		    CM_MSG_REQ, reason, NULL, 0, rej);
+	if (reason == PRDMA_CM_REJ_STALE_CONN || reason == PRDMA_CM_REJ_NO_RESOURCES)
+		memo_rej(ag, r->local_comm_id, r->local_ca_guid, &peer, sgid_index, rej,
+			 req_peer_timeout(r), req_lifetime(r), r->max_cm_retries);
+}
+
+/* A REQ whose id is gone but whose REJ is kept: the REJ again. */
+static bool
+memo_duplicate(struct cm_agent *ag, const struct cm_req *r)
+{
+	uint64_t now = cm_now();
+	struct cm_rej_memo *m;
+	uint32_t i;
+
+	for (i = 0; i < CM_REJ_MEMO; i++) {
+		m = &ag->rej_memo[i];
+		if (m->expires > now && m->remote_id == r->local_comm_id &&
+		    m->remote_guid == r->local_ca_guid) {
+			cm_stat_add(ag->dev, CM_ST_DUP, 1);
+			cm_agent_send(ag, &m->dgid, m->sgid_index, m->mad);
+			return true;
+		}
+	}
+	return false;
+}
+
 void
 cm_passive_recv_req(struct cm_agent *ag, const struct cm_msg *msg)
 {
@@ -149,6 +246,8 @@ cm_passive_recv_req(struct cm_agent *ag, const struct cm_msg *msg)
 			req_duplicate(id, msg);
 			return;
 		}
+	if (memo_duplicate(ag, r))
+		return;
 	stale = find_stale(ag, r);
 	if (stale != NULL) {
 		CM_LOG(DEBUG, "%s: REQ from QP %u reuses a live connection: stale",
@@ -202,16 +301,13 @@ cm_passive_recv_req(struct cm_agent *ag, const struct cm_msg *msg)
 	id->path_mtu = RTE_MIN(r->path_mtu, ag->active_mtu);
 	id->ack_timeout = r->primary.local_ack_timeout;
 	/* The lifetime feeds our MRA and time-wait timers: bounded (F5). */
-	id->lifetime = (uint8_t)RTE_MIN(id->ack_timeout > 0 ? id->ack_timeout - 1 : 0,
-					CM_MAX_LIFETIME);
+	id->lifetime = req_lifetime(r);
 	id->retry_count = r->retry_count;
 	id->rnr_retry = r->rnr_retry_count;
 	id->flow_control = r->e2e_flow_control;
 	id->cm_timeout = r->remote_cm_response_timeout;
 	/* How often we resend the REP: the peer's, within sane bounds (F5). */
-	id->peer_cm_timeout = (uint8_t)RTE_MAX(RTE_MIN(r->local_cm_response_timeout,
-						       CM_MAX_RESPONSE_TIMEOUT),
-					       CM_MIN_RESPONSE_TIMEOUT);
+	id->peer_cm_timeout = req_peer_timeout(r);
 	id->max_retries = r->max_cm_retries;
 	id->src_port = (uint16_t)r->service_id;
 	id->dst_port = h.src_port;

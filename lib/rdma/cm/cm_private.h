@@ -97,6 +97,24 @@ struct cm_tx_wait {
 	uint8_t mad[CM_MAD_SIZE];
 };
 
+/*
+ * The REJ a passive id sent for a REQ, kept after the application
+ * destroyed the id for as long as the peer may still resend that REQ: a
+ * late copy is answered with the REJ again, not taken for a new
+ * connection. Bounded: a full table drops its oldest record (then a late
+ * copy is a new connection again, as before the record existed).
+ */
+#define CM_REJ_MEMO 32
+
+struct cm_rej_memo {
+	uint64_t expires;                  /* TSC; 0: a free slot */
+	uint32_t remote_id;                /* the REQ's local comm ID */
+	uint64_t remote_guid;              /* and its CA GUID */
+	union prdma_gid dgid;
+	uint8_t sgid_index;
+	uint8_t mad[CM_MAD_SIZE];          /* the REJ */
+};
+
 /* The CM on one device port: its GSI QP and MAD buffers. */
 struct cm_agent {
 	TAILQ_ENTRY(cm_agent) next;
@@ -123,6 +141,8 @@ struct cm_agent {
 	struct cm_ah ahs[CM_AH_CACHE];
 	struct cm_tx_wait txq[CM_TXQ_SIZE];
 	uint32_t nb_txq;
+	struct cm_rej_memo rej_memo[CM_REJ_MEMO];
+	uint32_t rej_memo_next;            /* round-robin: the oldest */
 	TAILQ_HEAD(, cm_id_priv) ids;
 };
 
@@ -192,6 +212,7 @@ struct cm_id_priv {
 	/* the last message sent, for resends and duplicates */
 	uint8_t mad[CM_MAD_SIZE];
 	bool mad_valid;
+	bool rej_kept;                     /* mad is the REJ of the peer's REQ */
 };
 
 #define CM_ID(p) ((struct cm_id_priv *)(p))
@@ -313,6 +334,7 @@ struct cm_id_priv *cm_find_listener(struct cm_agent *ag, uint64_t service_id,
 				    const struct cm_cma_hdr *h);
 uint32_t cm_listener_load(struct cm_agent *ag, const struct cm_id_priv *listener);
 void cm_passive_path_retry(struct cm_id_priv *id);
+void cm_passive_memo_rej(struct cm_id_priv *id);
 
 /* cm_disc.c: disconnection and time-wait */
 int cm_disc_send_dreq(struct cm_id_priv *id, bool retry);
@@ -331,5 +353,7 @@ void cm_sidr_recv_rep(struct cm_agent *ag, const struct cm_msg *msg);
 
 /* test hook (prdma_cm_test.h) */
 int cm_test_tx_action(struct prdma_dev *dev, uint16_t attr_id);
+void cm_test_tx_hold(const struct cm_agent *ag, const union prdma_gid *dgid,
+		     uint8_t sgid_index, const uint8_t mad[CM_MAD_SIZE]);
 
 #endif /* CM_PRIVATE_H */

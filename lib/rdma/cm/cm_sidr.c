@@ -59,7 +59,8 @@ cm_sidr_connect(struct cm_id_priv *id, const struct prdma_cm_conn_param *p)
 		       p->private_data_len);
 	id->state = CM_SIDR_REQ_SENT;
 	cm_msg_send(id, &msg, true);
-	cm_timer_start(id, cm_active_interval(id), id->max_retries);
+	if (id->state == CM_SIDR_REQ_SENT)      /* not failed at once */
+		cm_timer_start(id, cm_active_interval(id), id->max_retries);
 	return 0;
 }
 

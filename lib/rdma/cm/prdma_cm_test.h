@@ -22,6 +22,9 @@ enum prdma_cm_test_tx_action {
 	PRDMA_CM_TEST_TX_SEND = 0,         /* send as usual */
 	PRDMA_CM_TEST_TX_DROP,             /* count it as sent, post nothing */
 	PRDMA_CM_TEST_TX_DUP,              /* post it twice */
+	/* Post it now and keep a copy for prdma_cm_test_tx_release(): a
+	 * duplicate that arrives late (one copy kept; a new one replaces it). */
+	PRDMA_CM_TEST_TX_HOLD,
 };
 
 /* Called with the CM lock held for each MAD about to be posted. */
@@ -30,5 +33,12 @@ typedef enum prdma_cm_test_tx_action (*prdma_cm_test_tx_filter_t)(
 
 /* Install (or, with NULL, remove) the filter. */
 void prdma_cm_test_set_tx_filter(prdma_cm_test_tx_filter_t fn, void *arg);
+
+/*
+ * Post the copy kept by PRDMA_CM_TEST_TX_HOLD to where it went first (the
+ * filter, if one is set, sees it again). 0 on success; -ENOENT when no
+ * copy is kept or its port's CM is gone.
+ */
+int prdma_cm_test_tx_release(void);
 
 #endif /* PRDMA_CM_TEST_H */
