@@ -9,10 +9,12 @@
  * QP0. A minimal subnet manager written here runs on one model and
  * manages the port at the other end of the cable: it discovers it
  * (NodeInfo to the permissive LID), assigns LIDs, and moves PortInfo from
- * INIT through ARMED to ACTIVE; the managed node's agent (a loop here, as
- * Linux's MAD layer does it) hands each SMP its QP0 receives to its SMA
- * through MAD_IFC and sends the response back on QP0. The managed port
- * then reports ACTIVE with its LID.
+ * INIT through ARMED to ACTIVE. The managed node runs no code of its own:
+ * the PMD's SMP agent (hermon_sma.c, as Linux's MAD layer and iPXE's SMA
+ * do) hands each SMP its QP0 receives to the firmware's SMA through
+ * MAD_IFC and sends the response back on QP0. The managed port then
+ * reports ACTIVE with its LID. An application's own QP0 takes the port
+ * over from the agent until it is destroyed.
  */
 
 #include <errno.h>
@@ -77,35 +79,14 @@ ah_to(struct node *n, uint16_t dlid)
 	return ah;
 }
 
+/* Create @n's QP0 (the PMD's agent yields the port to it). */
 static void
-node_up(struct node *n, int side, const char *link)
+qp0_up(struct node *n)
 {
-	struct hermon_model_conf c = { .ports = 1, .port_types = 1, .port_type = 1,
-				       .link = link, .side = (uint8_t)side };
-	struct prdma_cq_init_attr ca = { .cqe = 64 };
 	struct prdma_qp_init_attr qa;
 	struct prdma_qp_attr a;
-	char name[32], args[128];
 	unsigned int i;
 
-	memset(n, 0, sizeof(*n));
-	snprintf(name, sizeof(name), "%s.%d", link, side);
-	c.name = name;
-	n->m = hermon_model_create(&c);
-	assert_non_null(n->m);
-	snprintf(args, sizeof(args), "hermon:model,name=%s,link=%s,side=%d", name, link, side);
-	n->id = prdma_dev_probe(args);
-	assert_true(n->id >= 0);
-	n->dev = prdma_dev_open((uint16_t)n->id);
-	assert_non_null(n->dev);
-	n->hd = n->dev->priv;
-	n->pd = prdma_pd_alloc(n->dev);
-	n->cq = prdma_cq_create(n->dev, &ca);
-	assert_non_null(n->cq);
-	n->buf = rte_zmalloc("t_smi", SEND_OFF + 4 * 256, 64);
-	assert_non_null(n->buf);
-	n->mr = prdma_mr_reg(n->pd, n->buf, SEND_OFF + 4 * 256, PRDMA_ACCESS_LOCAL_WRITE);
-	assert_non_null(n->mr);
 	memset(&qa, 0, sizeof(qa));
 	qa.qp_type = PRDMA_QPT_UD;
 	qa.send_cq = n->cq;
@@ -129,6 +110,47 @@ node_up(struct node *n, int side, const char *link)
 	assert_int_equal(prdma_qp_modify(n->qp, &a, PRDMA_QP_STATE | PRDMA_QP_SQ_PSN), 0);
 	for (i = 0; i < NRECV; i++)
 		post_recv(n, i);
+}
+
+static void
+qp0_down(struct node *n)
+{
+	struct prdma_wc wc;
+
+	assert_int_equal(prdma_qp_destroy(n->qp), 0);
+	n->qp = NULL;
+	while (prdma_cq_poll(n->cq, 1, &wc) == 1)
+		;
+}
+
+static void
+node_up(struct node *n, int side, const char *link, bool qp0)
+{
+	struct hermon_model_conf c = { .ports = 1, .port_types = 1, .port_type = 1,
+				       .link = link, .side = (uint8_t)side };
+	struct prdma_cq_init_attr ca = { .cqe = 64 };
+	char name[32], args[128];
+
+	memset(n, 0, sizeof(*n));
+	snprintf(name, sizeof(name), "%s.%d", link, side);
+	c.name = name;
+	n->m = hermon_model_create(&c);
+	assert_non_null(n->m);
+	snprintf(args, sizeof(args), "hermon:model,name=%s,link=%s,side=%d", name, link, side);
+	n->id = prdma_dev_probe(args);
+	assert_true(n->id >= 0);
+	n->dev = prdma_dev_open((uint16_t)n->id);
+	assert_non_null(n->dev);
+	n->hd = n->dev->priv;
+	n->pd = prdma_pd_alloc(n->dev);
+	n->cq = prdma_cq_create(n->dev, &ca);
+	assert_non_null(n->cq);
+	n->buf = rte_zmalloc("t_smi", SEND_OFF + 4 * 256, 64);
+	assert_non_null(n->buf);
+	n->mr = prdma_mr_reg(n->pd, n->buf, SEND_OFF + 4 * 256, PRDMA_ACCESS_LOCAL_WRITE);
+	assert_non_null(n->mr);
+	if (qp0)
+		qp0_up(n);
 	n->ah = ah_to(n, HERMON_LID_PERMISSIVE);
 }
 
@@ -136,7 +158,8 @@ static void
 node_down(struct node *n)
 {
 	assert_int_equal(prdma_ah_destroy(n->ah), 0);
-	assert_int_equal(prdma_qp_destroy(n->qp), 0);
+	if (n->qp != NULL)
+		qp0_down(n);
 	assert_int_equal(prdma_mr_dereg(n->mr), 0);
 	rte_free(n->buf);
 	assert_int_equal(prdma_cq_destroy(n->cq), 0);
@@ -166,61 +189,22 @@ send_mad(struct node *n, struct prdma_ah *ah, const uint8_t *mad, unsigned int k
 }
 
 /*
- * The managed node's agent: every SMP its QP0 received goes to its SMA
- * through MAD_IFC (keys checked, as Linux passes a received work
- * completion), and the response back out of QP0. Returns the SMPs handled.
- */
-static unsigned int
-agent_step(struct node *n)
-{
-	uint8_t resp[HERMON_MAD_SIZE];
-	struct prdma_wc wc;
-	unsigned int done = 0;
-	static unsigned int k;
-
-	while (prdma_cq_poll(n->cq, 1, &wc) == 1) {
-		assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
-		if (wc.opcode != PRDMA_WC_RECV)
-			continue;
-		assert_int_equal(wc.src_qp, 0);
-		assert_int_equal(wc.byte_len, 40 + 256);
-		if (hermon_cmd_mad_ifc(&n->hd->cmd, 1, 0, n->buf + wc.wr_id * SLOT + 40,
-				       resp) == 0)
-			send_mad(n, n->ah, resp, k++);
-		post_recv(n, (unsigned int)wc.wr_id);
-		done++;
-	}
-	return done;
-}
-
-/*
- * One SubnGet/SubnSet from the SM to DLID @dlid over QP0, the managed
- * node's agent answering; 0 with the response's data, -ETIMEDOUT when no
- * response came.
+ * Send the SMP @mad from the SM to DLID @dlid over QP0 and wait up to
+ * @secs for the response with its TID (the managed node's PMD answers by
+ * itself); 0 with the whole response MAD in @resp, -ETIMEDOUT if none.
  */
 static int
-sm_rpc(uint16_t dlid, uint8_t method, uint16_t attr, uint32_t mod, const uint8_t *set,
-       uint8_t data[HERMON_SMP_DATA_LEN], uint16_t *status)
+sm_exchange(uint16_t dlid, const uint8_t *mad, uint8_t resp[HERMON_MAD_SIZE],
+	    unsigned int secs)
 {
-	uint8_t mad[HERMON_MAD_SIZE];
-	uint64_t end = rte_get_tsc_cycles() + rte_get_tsc_hz() * 2, t = ++tid;
+	uint64_t end = rte_get_tsc_cycles() + rte_get_tsc_hz() * secs;
+	uint64_t t = hermon_mad_get64(mad + HERMON_MAD_TID);
 	struct prdma_ah *ah = dlid == HERMON_LID_PERMISSIVE ? sm.ah : ah_to(&sm, dlid);
 	struct prdma_wc wc;
 	int ret = -ETIMEDOUT;
 
-	memset(mad, 0, sizeof(mad));
-	mad[HERMON_MAD_BASE_VERSION] = 1;
-	mad[HERMON_MAD_MGMT_CLASS] = HERMON_MGMT_CLASS_SUBN_LID;
-	mad[HERMON_MAD_CLASS_VERSION] = 1;
-	mad[HERMON_MAD_METHOD] = method;
-	hermon_mad_put64(mad + HERMON_MAD_TID, t);
-	hermon_mad_put16(mad + HERMON_MAD_ATTR_ID, attr);
-	hermon_mad_put32(mad + HERMON_MAD_ATTR_MOD, mod);
-	if (set != NULL)
-		memcpy(mad + HERMON_SMP_DATA, set, HERMON_SMP_DATA_LEN);
 	send_mad(&sm, ah, mad, (unsigned int)t);
 	while (ret == -ETIMEDOUT && rte_get_tsc_cycles() < end) {
-		agent_step(&mgd);
 		while (prdma_cq_poll(sm.cq, 1, &wc) == 1) {
 			const uint8_t *r = sm.buf + wc.wr_id * SLOT + 40;
 
@@ -229,8 +213,7 @@ sm_rpc(uint16_t dlid, uint8_t method, uint16_t attr, uint32_t mod, const uint8_t
 				continue;
 			if (hermon_mad_get64(r + HERMON_MAD_TID) == t &&
 			    r[HERMON_MAD_METHOD] == HERMON_MAD_METHOD_GET_RESP) {
-				memcpy(data, r + HERMON_SMP_DATA, HERMON_SMP_DATA_LEN);
-				*status = hermon_mad_get16(r + HERMON_MAD_STATUS);
+				memcpy(resp, r, HERMON_MAD_SIZE);
 				ret = 0;
 			}
 			post_recv(&sm, (unsigned int)wc.wr_id);
@@ -238,6 +221,42 @@ sm_rpc(uint16_t dlid, uint8_t method, uint16_t attr, uint32_t mod, const uint8_t
 	}
 	if (ah != sm.ah)
 		assert_int_equal(prdma_ah_destroy(ah), 0);
+	return ret;
+}
+
+static void
+smp_init(uint8_t mad[HERMON_MAD_SIZE], uint8_t cls, uint8_t method, uint16_t attr,
+	 uint32_t mod, const uint8_t *set)
+{
+	memset(mad, 0, HERMON_MAD_SIZE);
+	mad[HERMON_MAD_BASE_VERSION] = 1;
+	mad[HERMON_MAD_MGMT_CLASS] = cls;
+	mad[HERMON_MAD_CLASS_VERSION] = 1;
+	mad[HERMON_MAD_METHOD] = method;
+	hermon_mad_put64(mad + HERMON_MAD_TID, ++tid);
+	hermon_mad_put16(mad + HERMON_MAD_ATTR_ID, attr);
+	hermon_mad_put32(mad + HERMON_MAD_ATTR_MOD, mod);
+	if (set != NULL)
+		memcpy(mad + HERMON_SMP_DATA, set, HERMON_SMP_DATA_LEN);
+}
+
+/*
+ * One LID-routed SubnGet/SubnSet from the SM to DLID @dlid; 0 with the
+ * response's data and status, -ETIMEDOUT when no response came.
+ */
+static int
+sm_rpc(uint16_t dlid, uint8_t method, uint16_t attr, uint32_t mod, const uint8_t *set,
+       uint8_t data[HERMON_SMP_DATA_LEN], uint16_t *status)
+{
+	uint8_t mad[HERMON_MAD_SIZE], r[HERMON_MAD_SIZE];
+	int ret;
+
+	smp_init(mad, HERMON_MGMT_CLASS_SUBN_LID, method, attr, mod, set);
+	ret = sm_exchange(dlid, mad, r, 5);
+	if (ret == 0) {
+		memcpy(data, r + HERMON_SMP_DATA, HERMON_SMP_DATA_LEN);
+		*status = hermon_mad_get16(r + HERMON_MAD_STATUS);
+	}
 	return ret;
 }
 
@@ -258,7 +277,8 @@ sm_set_state(uint16_t dlid, uint8_t state, uint16_t want_status)
 }
 
 /* The SM's own port: through its own SMA, as Linux's MAD layer does for
- * an SMP to the local port. */
+ * an SMP to the local port (the SM's QP0 is the application's, so the
+ * PMD's agent is not on this port). */
 static void
 sm_local_port(uint16_t lid)
 {
@@ -291,13 +311,14 @@ test_sm_over_qp0(void **state)
 {
 	uint8_t d[HERMON_SMP_DATA_LEN];
 	struct prdma_async_event e;
+	struct hermon_sma_stats ss;
 	struct prdma_wc wc;
 	bool active = false;
 	uint16_t st;
 
 	(void)state;
-	node_up(&sm, 0, "tsmi");
-	node_up(&mgd, 1, "tsmi");
+	node_up(&sm, 0, "tsmi", true);
+	node_up(&mgd, 1, "tsmi", false);
 	port_is(&sm, PRDMA_PORT_INIT, 0);
 	port_is(&mgd, PRDMA_PORT_INIT, 0);
 	sm_local_port(1);
@@ -331,6 +352,10 @@ test_sm_over_qp0(void **state)
 	port_is(&mgd, PRDMA_PORT_ARMED, 2);
 	sm_set_state(2, HERMON_IB_PORT_ACTIVE, 0);
 	port_is(&mgd, PRDMA_PORT_ACTIVE, 2);
+	/* the PMD's agent answered every one of them */
+	assert_int_equal(hermon_sma_get_stats(mgd.hd, 1, &ss), 0);
+	assert_true(ss.answered >= 7);
+	assert_int_equal(ss.answered, ss.received);
 	while (prdma_event_get(mgd.dev, &e) == 1)
 		if (e.type == PRDMA_EVENT_PORT_ACTIVE)
 			active = true;
@@ -340,6 +365,49 @@ test_sm_over_qp0(void **state)
 				d, &st), -ETIMEDOUT);
 	while (prdma_cq_poll(sm.cq, 1, &wc) == 1)
 		;
+	node_down(&mgd);
+	node_down(&sm);
+}
+
+/*
+ * An application's QP0 takes its port over from the PMD's agent: the SMPs
+ * reach the application's QP (and nobody answers them), until it is
+ * destroyed and the agent answers again.
+ */
+static void
+test_app_qp0_takes_over(void **state)
+{
+	uint8_t d[HERMON_SMP_DATA_LEN];
+	struct hermon_sma_stats ss;
+	struct prdma_wc wc;
+	uint64_t end;
+	uint16_t st;
+	int got = 0;
+
+	(void)state;
+	node_up(&sm, 0, "tsmo", true);
+	node_up(&mgd, 1, "tsmo", false);
+	assert_int_equal(hermon_sma_get_stats(mgd.hd, 1, &ss), 0);
+	assert_int_equal(sm_rpc(HERMON_LID_PERMISSIVE, HERMON_MAD_METHOD_GET,
+				HERMON_SMP_ATTR_NODE_INFO, 0, NULL, d, &st), 0);
+	qp0_up(&mgd);
+	assert_int_equal(hermon_sma_get_stats(mgd.hd, 1, &ss), -ENOENT);
+	assert_int_equal(sm_rpc(HERMON_LID_PERMISSIVE, HERMON_MAD_METHOD_GET,
+				HERMON_SMP_ATTR_NODE_INFO, 0, NULL, d, &st), -ETIMEDOUT);
+	end = rte_get_tsc_cycles() + rte_get_tsc_hz() * 5;
+	while (got == 0 && rte_get_tsc_cycles() < end)
+		while (prdma_cq_poll(mgd.cq, 1, &wc) == 1)
+			if (wc.opcode == PRDMA_WC_RECV && wc.status == PRDMA_WC_SUCCESS)
+				got++;
+	assert_int_equal(got, 1);
+	qp0_down(&mgd);
+	assert_int_equal(hermon_sma_get_stats(mgd.hd, 1, &ss), 0);
+	assert_int_equal(ss.received, 0);
+	assert_int_equal(sm_rpc(HERMON_LID_PERMISSIVE, HERMON_MAD_METHOD_GET,
+				HERMON_SMP_ATTR_NODE_INFO, 0, NULL, d, &st), 0);
+	assert_int_equal(st, 0);
+	assert_true(hermon_mad_get64(d + HERMON_NI_NODE_GUID) ==
+		    hermon_model_node_guid(mgd.m));
 	node_down(&mgd);
 	node_down(&sm);
 }
@@ -399,6 +467,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sm_over_qp0),
+		cmocka_unit_test(test_app_qp0_takes_over),
 		cmocka_unit_test(test_smi_refused),
 	};
 

@@ -81,12 +81,17 @@ sqp_slot(struct hermon_dev *hd, uint8_t wire, uint8_t port)
 int
 hermon_sqp_claim(struct hermon_dev *hd, struct hermon_qp *qp, uint8_t wire)
 {
-	struct hermon_qp **slot = sqp_slot(hd, wire, 1);
+	/* the agent names its port up front; anyone else starts on port 1 */
+	uint8_t port = qp->sma_owned ? qp->gsi_port : 1;
+	struct hermon_qp **slot = sqp_slot(hd, wire, port);
 
 	if (hd->sqp_base == 0) {
 		rte_errno = ENOTSUP;
 		return -ENOTSUP;
 	}
+	/* an application's QP0 takes the port over from the PMD's agent */
+	if (wire == 0 && !qp->sma_owned)
+		hermon_sma_yield(hd, port);
 	pthread_mutex_lock(&hd->ev_lock);
 	if (*slot != NULL) {
 		pthread_mutex_unlock(&hd->ev_lock);
@@ -97,8 +102,8 @@ hermon_sqp_claim(struct hermon_dev *hd, struct hermon_qp *qp, uint8_t wire)
 	pthread_mutex_unlock(&hd->ev_lock);
 	qp->mlx = true;
 	qp->sqp_wire = wire;
-	qp->gsi_port = 1;
-	qp->qpn = hermon_sqp_qpn(hd->sqp_base, 1, wire);
+	qp->gsi_port = port;
+	qp->qpn = hermon_sqp_qpn(hd->sqp_base, port, wire);
 	return 0;
 }
 
@@ -108,6 +113,7 @@ hermon_sqp_port(struct hermon_qp *qp, uint8_t port)
 {
 	struct hermon_dev *hd = qp->hd;
 	uint32_t qpn;
+	uint8_t old;
 
 	if (port < 1 || port > hd->caps.num_ports || port > 2) {
 		rte_errno = EINVAL;
@@ -125,6 +131,8 @@ hermon_sqp_port(struct hermon_qp *qp, uint8_t port)
 		return -EINVAL;
 	}
 	qpn = hermon_sqp_qpn(hd->sqp_base, port, qp->sqp_wire);
+	if (qp->sqp_wire == 0 && !qp->sma_owned)
+		hermon_sma_yield(hd, port);
 	pthread_mutex_lock(&hd->ev_lock);
 	if (*sqp_slot(hd, qp->sqp_wire, port) != NULL) {
 		pthread_mutex_unlock(&hd->ev_lock);
@@ -137,10 +145,14 @@ hermon_sqp_port(struct hermon_qp *qp, uint8_t port)
 		hd->qp_table[qp->qpn] = NULL;
 	hd->qp_table[qpn] = qp;
 	pthread_mutex_unlock(&hd->ev_lock);
+	old = qp->gsi_port;
 	qp->gsi_port = port;
 	qp->qpn = qpn;
 	qp->db_val = rte_cpu_to_be_32(qpn << 8);
 	QPC(qp, local_qpn_een, qpn);
+	/* the port it left gets its agent back */
+	if (qp->sqp_wire == 0 && !qp->sma_owned)
+		hermon_sma_resume(hd, old);
 	return 0;
 }
 
@@ -148,12 +160,18 @@ void
 hermon_sqp_free(struct hermon_qp *qp)
 {
 	struct hermon_dev *hd = qp->hd;
+	bool freed = false;
 
 	pthread_mutex_lock(&hd->ev_lock);
 	if (qp->gsi_port >= 1 && qp->gsi_port <= 2 &&
-	    *sqp_slot(hd, qp->sqp_wire, qp->gsi_port) == qp)
+	    *sqp_slot(hd, qp->sqp_wire, qp->gsi_port) == qp) {
 		*sqp_slot(hd, qp->sqp_wire, qp->gsi_port) = NULL;
+		freed = true;
+	}
 	pthread_mutex_unlock(&hd->ev_lock);
+	/* an application's QP0 is gone: the PMD's agent answers again */
+	if (freed && qp->sqp_wire == 0 && !qp->sma_owned)
+		hermon_sma_resume(hd, qp->gsi_port);
 }
 
 /* The inline header's place: chunks never cross a 64-byte boundary. */

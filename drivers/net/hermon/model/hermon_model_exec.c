@@ -100,10 +100,19 @@ void
 hm_cqe_ok(struct hm_qp *q, bool send, uint32_t opcode, uint16_t ctr, uint32_t bytes,
 	  uint32_t imm, uint32_t src_qpn, bool grh, bool se, uint8_t sl)
 {
+	hm_cqe_ok_lid(q, send, opcode, ctr, bytes, imm, src_qpn, grh, se, sl, 0);
+}
+
+void
+hm_cqe_ok_lid(struct hm_qp *q, bool send, uint32_t opcode, uint16_t ctr, uint32_t bytes,
+	      uint32_t imm, uint32_t src_qpn, bool grh, bool se, uint8_t sl, uint16_t slid)
+{
 	struct hermon_prm_completion_queue_entry e;
 
 	memset(&e, 0, sizeof(e));
 	HERMON_FILL(&e, completion_queue_entry, sl, sl);
+	/* an IB receive: the packet's SLID (what an SMP's answer goes to) */
+	HERMON_FILL(&e, completion_queue_entry, slid_smac47_32, slid);
 	HERMON_FILL(&e, completion_queue_entry, qpn, q->qpn);
 	HERMON_FILL(&e, completion_queue_entry, immediate_rssvalue_invalidatekey, imm);
 	HERMON_FILL(&e, completion_queue_entry, srq_rqpn, src_qpn);

@@ -252,8 +252,8 @@ hm_mlx_exec_ib(struct hm_qp *q, struct hm_wqe *x, uint32_t hlen, uint32_t plen,
 	}
 	hm_rwqe_take(&dq, &r);
 	m->sqp_ib_sent++;
-	hm_cqe_ok(&dq, false, HERMON_CQE_RECV_SEND, r.ctr, HM_GRH + plen, 0, pkt.sqpn,
-		  false, pkt.se, pkt.sl);
+	hm_cqe_ok_lid(&dq, false, HERMON_CQE_RECV_SEND, r.ctr, HM_GRH + plen, 0, pkt.sqpn,
+		      false, pkt.se, pkt.sl, pkt.slid);
 }
 
 void
