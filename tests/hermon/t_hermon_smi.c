@@ -260,6 +260,42 @@ sm_rpc(uint16_t dlid, uint8_t method, uint16_t attr, uint32_t mod, const uint8_t
 	return ret;
 }
 
+/*
+ * A directed-route SMP over one hop, as OpenSM reaches the node at the
+ * other end of its port before any LID exists: hop count 1, the initial
+ * path's hop 1 the SM's port 1, DrSLID and DrDLID permissive, sent to the
+ * permissive LID with the hop pointer already advanced to 1 (the sender's
+ * C14-9:1 step, IBA 14.2.2.2). The response must come back with D set,
+ * the hop pointer back at 1 and the managed node's port in the return
+ * path (its C14-9:3 and C14-13:1 steps); the SM then takes it (C14-13:3).
+ */
+static int
+sm_rpc_dr(uint8_t method, uint16_t attr, uint32_t mod, const uint8_t *set,
+	  uint8_t data[HERMON_SMP_DATA_LEN], uint16_t *status)
+{
+	uint8_t mad[HERMON_MAD_SIZE], r[HERMON_MAD_SIZE];
+	int ret;
+
+	smp_init(mad, HERMON_MGMT_CLASS_SUBN_DR, method, attr, mod, set);
+	mad[HERMON_MAD_HOP_CNT] = 1;
+	mad[HERMON_MAD_HOP_PTR] = 1;
+	mad[HERMON_SMP_INIT_PATH + 1] = 1;
+	hermon_mad_put16(mad + HERMON_SMP_DR_SLID, HERMON_LID_PERMISSIVE);
+	hermon_mad_put16(mad + HERMON_SMP_DR_DLID, HERMON_LID_PERMISSIVE);
+	ret = sm_exchange(HERMON_LID_PERMISSIVE, mad, r, 5);
+	if (ret < 0)
+		return ret;
+	assert_int_equal(r[HERMON_MAD_MGMT_CLASS], HERMON_MGMT_CLASS_SUBN_DR);
+	assert_true(hermon_mad_get16(r + HERMON_MAD_STATUS) & HERMON_MAD_STATUS_D);
+	assert_int_equal(r[HERMON_MAD_HOP_CNT], 1);
+	assert_int_equal(r[HERMON_MAD_HOP_PTR], 1);
+	assert_int_equal(r[HERMON_SMP_RET_PATH + 1], 1);
+	assert_int_equal(r[HERMON_SMP_INIT_PATH + 1], 1);
+	memcpy(data, r + HERMON_SMP_DATA, HERMON_SMP_DATA_LEN);
+	*status = hermon_mad_get16(r + HERMON_MAD_STATUS) & (uint16_t)~HERMON_MAD_STATUS_D;
+	return 0;
+}
+
 /* Set the managed port's PortInfo state to @state (the rest as it is). */
 static void
 sm_set_state(uint16_t dlid, uint8_t state, uint16_t want_status)
@@ -323,9 +359,10 @@ test_sm_over_qp0(void **state)
 	port_is(&mgd, PRDMA_PORT_INIT, 0);
 	sm_local_port(1);
 	port_is(&sm, PRDMA_PORT_ACTIVE, 1);
-	/* discovery: NodeInfo of whatever is at the other end of the cable */
-	assert_int_equal(sm_rpc(HERMON_LID_PERMISSIVE, HERMON_MAD_METHOD_GET,
-				HERMON_SMP_ATTR_NODE_INFO, 0, NULL, d, &st), 0);
+	/* discovery: NodeInfo of whatever is at the other end of the cable,
+	 * directed route over one hop as OpenSM sweeps */
+	assert_int_equal(sm_rpc_dr(HERMON_MAD_METHOD_GET, HERMON_SMP_ATTR_NODE_INFO, 0, NULL,
+				   d, &st), 0);
 	assert_int_equal(st, 0);
 	assert_int_equal(d[HERMON_NI_NODE_TYPE], 1);
 	assert_true(hermon_mad_get64(d + HERMON_NI_NODE_GUID) ==
@@ -333,16 +370,16 @@ test_sm_over_qp0(void **state)
 	assert_true(hermon_mad_get64(d + HERMON_NI_PORT_GUID) ==
 		    hermon_model_port_guid(mgd.m, 1));
 	/* LIDs: the port's, the SM's, and the subnet prefix */
-	assert_int_equal(sm_rpc(HERMON_LID_PERMISSIVE, HERMON_MAD_METHOD_GET,
-				HERMON_SMP_ATTR_PORT_INFO, 1, NULL, d, &st), 0);
+	assert_int_equal(sm_rpc_dr(HERMON_MAD_METHOD_GET, HERMON_SMP_ATTR_PORT_INFO, 1, NULL,
+				   d, &st), 0);
 	assert_int_equal(d[HERMON_PI_SPEED_STATE] & 0xf, HERMON_IB_PORT_INIT);
 	assert_int_equal(hermon_mad_get16(d + HERMON_PI_LID), 0);
 	hermon_mad_put16(d + HERMON_PI_LID, 2);
 	hermon_mad_put16(d + HERMON_PI_SM_LID, 1);
 	hermon_mad_put64(d + HERMON_PI_GID_PREFIX, 0xfe80000000000077ull);
 	d[HERMON_PI_SPEED_STATE] &= 0xf0;
-	assert_int_equal(sm_rpc(HERMON_LID_PERMISSIVE, HERMON_MAD_METHOD_SET,
-				HERMON_SMP_ATTR_PORT_INFO, 1, d, d, &st), 0);
+	assert_int_equal(sm_rpc_dr(HERMON_MAD_METHOD_SET, HERMON_SMP_ATTR_PORT_INFO, 1, d, d,
+				   &st), 0);
 	assert_int_equal(st, 0);
 	assert_int_equal(hermon_mad_get16(d + HERMON_PI_LID), 2);
 	port_is(&mgd, PRDMA_PORT_INIT, 2);
@@ -412,6 +449,83 @@ test_app_qp0_takes_over(void **state)
 	node_down(&sm);
 }
 
+/* Wait (generously) until the managed node's agent has dropped @n DR SMPs. */
+static void
+wait_dr_dropped(uint64_t n)
+{
+	uint64_t end = rte_get_tsc_cycles() + rte_get_tsc_hz() * 10;
+	struct hermon_sma_stats ss;
+
+	do {
+		assert_int_equal(hermon_sma_get_stats(mgd.hd, 1, &ss), 0);
+		if (ss.dr_dropped >= n)
+			break;
+		rte_delay_us_sleep(1000);
+	} while (rte_get_tsc_cycles() < end);
+	assert_int_equal(ss.dr_dropped, n);
+}
+
+/*
+ * Directed-route SMPs an end node must not answer (IBA 14.2.2.2 C14-9,
+ * Linux smi_handle_dr_smp_recv for a CA): the hop pointer not advanced by
+ * the sender (C14-9:1), an intermediate hop (C14-9:2: a CA forwards
+ * nothing), the end of the directed part with a LID-routed part still to
+ * go (DrDLID not permissive, C14-9:3), a hop pointer past the path
+ * (C14-9:5), a hop count over 63, and a returning SMP (D set: there is no
+ * SM behind the agent). Each is dropped and counted, none answered; a
+ * good one still is.
+ */
+static void
+test_dr_smp_checks(void **state)
+{
+	static const struct { uint8_t cnt, ptr; uint16_t dlid; bool d; } bad[] = {
+		{ 1, 0, HERMON_LID_PERMISSIVE, false },
+		{ 2, 1, HERMON_LID_PERMISSIVE, false },
+		{ 1, 1, 5, false },
+		{ 1, 3, HERMON_LID_PERMISSIVE, false },
+		{ 64, 64, HERMON_LID_PERMISSIVE, false },
+		{ 1, 1, HERMON_LID_PERMISSIVE, true },
+	};
+	uint8_t mad[HERMON_MAD_SIZE], r[HERMON_MAD_SIZE], d[HERMON_SMP_DATA_LEN];
+	struct hermon_sma_stats ss;
+	struct prdma_wc wc;
+	unsigned int i;
+	uint16_t st;
+
+	(void)state;
+	node_up(&sm, 0, "tsmd", true);
+	node_up(&mgd, 1, "tsmd", false);
+	for (i = 0; i < RTE_DIM(bad); i++) {
+		smp_init(mad, HERMON_MGMT_CLASS_SUBN_DR, HERMON_MAD_METHOD_GET,
+			 HERMON_SMP_ATTR_NODE_INFO, 0, NULL);
+		mad[HERMON_MAD_HOP_CNT] = bad[i].cnt;
+		mad[HERMON_MAD_HOP_PTR] = bad[i].ptr;
+		mad[HERMON_SMP_INIT_PATH + 1] = 1;
+		if (bad[i].d)
+			hermon_mad_put16(mad + HERMON_MAD_STATUS, HERMON_MAD_STATUS_D);
+		hermon_mad_put16(mad + HERMON_SMP_DR_SLID, HERMON_LID_PERMISSIVE);
+		hermon_mad_put16(mad + HERMON_SMP_DR_DLID, bad[i].dlid);
+		send_mad(&sm, sm.ah, mad, i);
+		wait_dr_dropped(i + 1);
+	}
+	/* nothing came back for any of them */
+	smp_init(mad, HERMON_MGMT_CLASS_SUBN_LID, HERMON_MAD_METHOD_GET,
+		 HERMON_SMP_ATTR_NODE_INFO, 0, NULL);
+	assert_int_equal(sm_exchange(HERMON_LID_PERMISSIVE, mad, r, 5), 0);
+	assert_int_equal(hermon_sma_get_stats(mgd.hd, 1, &ss), 0);
+	assert_int_equal(ss.answered, 1);
+	assert_int_equal(ss.dr_dropped, RTE_DIM(bad));
+	assert_int_equal(sm_rpc_dr(HERMON_MAD_METHOD_GET, HERMON_SMP_ATTR_NODE_INFO, 0, NULL,
+				   d, &st), 0);
+	assert_int_equal(st, 0);
+	assert_true(hermon_mad_get64(d + HERMON_NI_NODE_GUID) ==
+		    hermon_model_node_guid(mgd.m));
+	while (prdma_cq_poll(sm.cq, 1, &wc) == 1)
+		;
+	node_down(&mgd);
+	node_down(&sm);
+}
+
 /* QP0 exists on InfiniBand ports only, and not as the GSI QP too. */
 static void
 test_smi_refused(void **state)
@@ -468,6 +582,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sm_over_qp0),
 		cmocka_unit_test(test_app_qp0_takes_over),
+		cmocka_unit_test(test_dr_smp_checks),
 		cmocka_unit_test(test_smi_refused),
 	};
 

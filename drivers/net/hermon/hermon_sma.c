@@ -18,7 +18,9 @@
  * TrapRepress, not SMInfo: Linux mlx4_ib ib_process_mad's filter) goes to
  * MAD_IFC with the keys checked (a received SMP, as Linux passes in_wc),
  * and the firmware's response goes back on QP0 to the request's SLID
- * with its SL.
+ * with its SL. Directed-route SMPs get the end-node checks and fix-ups of
+ * IBA 14.2.2.2 (Linux drivers/infiniband/core/smi.c) on the way in and
+ * on the way out; those failing them are dropped and counted.
  *
  * The agent is control path: it takes a mutex and sleeps, never on the
  * application's data path. An application that creates its own QP0 on a
@@ -49,6 +51,7 @@
 
 #define SMA_METHOD_TRAP_REPRESS 0x07
 #define SMA_ATTR_SM_INFO 0x0020
+#define SMA_DR_MAX_HOPS 63                 /* IBA 14.2.1.2: 64-byte paths */
 
 struct hermon_sma {
 	struct hermon_dev *hd;
@@ -194,6 +197,69 @@ err:
 	return NULL;
 }
 
+/*
+ * A directed-route SMP request received at an end node (IBA 14.2.2.2,
+ * C14-9; Linux smi_handle_dr_smp_recv and, since a CA forwards nothing,
+ * the send-side fix-up smi_handle_dr_smp_send applies before the SMA sees
+ * it). false: drop it.
+ */
+static bool
+dr_recv(uint8_t *mad, uint8_t port)
+{
+	uint8_t hop_ptr = mad[HERMON_MAD_HOP_PTR], hop_cnt = mad[HERMON_MAD_HOP_CNT];
+
+	/* a returning SMP is for an SM: there is none behind the agent */
+	if (hermon_mad_get16(mad + HERMON_MAD_STATUS) & HERMON_MAD_STATUS_D)
+		return false;
+	if (hop_cnt > SMA_DR_MAX_HOPS)
+		return false;
+	/* C14-9:1: the sender should have advanced the hop pointer */
+	if (hop_cnt != 0 && hop_ptr == 0)
+		return false;
+	/* C14-9:2: an intermediate hop; only a switch forwards */
+	if (hop_ptr != 0 && hop_ptr < hop_cnt)
+		return false;
+	/* C14-9:3: the end of the directed part; nothing LID routed may
+	 * follow at an end node (DrDLID permissive). The port it came in on
+	 * goes in the return path, and the hop pointer past the path */
+	if (hop_ptr == hop_cnt) {
+		if (hermon_mad_get16(mad + HERMON_SMP_DR_DLID) != HERMON_LID_PERMISSIVE)
+			return false;
+		if (hop_cnt != 0)
+			mad[HERMON_SMP_RET_PATH + hop_ptr] = port;
+		mad[HERMON_MAD_HOP_PTR] = (uint8_t)(hop_ptr + 1);
+		return true;
+	}
+	/* C14-9:4: the LID-routed part ended here; C14-9:5 anything else */
+	return hop_ptr == hop_cnt + 1;
+}
+
+/*
+ * The response going back from an end node (C14-13; Linux
+ * smi_handle_dr_smp_send with D set). false: drop it.
+ */
+static bool
+dr_send(uint8_t *mad, uint8_t port)
+{
+	uint8_t hop_ptr = mad[HERMON_MAD_HOP_PTR], hop_cnt = mad[HERMON_MAD_HOP_CNT];
+
+	/* C14-13:1: leave through the port the request came in on */
+	if (hop_cnt != 0 && hop_ptr == hop_cnt + 1) {
+		mad[HERMON_MAD_HOP_PTR] = --hop_ptr;
+		return mad[HERMON_SMP_RET_PATH + hop_ptr] == port;
+	}
+	/* C14-13:2: an intermediate hop; not an end node's */
+	if (hop_ptr >= 2 && hop_ptr <= hop_cnt)
+		return false;
+	/* C14-13:3: the end of the directed part, toward a DR SM */
+	if (hop_ptr == 1) {
+		mad[HERMON_MAD_HOP_PTR] = 0;
+		return hermon_mad_get16(mad + HERMON_SMP_DR_SLID) == HERMON_LID_PERMISSIVE;
+	}
+	/* C14-13:4: hop pointer 0 goes straight to the SM; C14-13:5 */
+	return hop_ptr == 0;
+}
+
 static void
 send_resp(struct hermon_sma *a, const uint8_t *resp, uint16_t dlid, uint8_t sl)
 {
@@ -242,6 +308,10 @@ handle_smp(struct hermon_sma *a, const uint8_t *rx, uint16_t slid, uint8_t sl)
 		return;
 	}
 	memcpy(in, rx, sizeof(in));
+	if (dr && !dr_recv(in, a->port)) {
+		a->st.dr_dropped++;
+		return;
+	}
 	/* a received SMP: the firmware checks its M_Key (op_mod 0) */
 	if (hermon_cmd_mad_ifc(&a->hd->cmd, a->port, 0, in, out) < 0) {
 		a->st.dropped++;
@@ -254,6 +324,10 @@ handle_smp(struct hermon_sma *a, const uint8_t *rx, uint16_t slid, uint8_t sl)
 		hermon_mad_put16(out + HERMON_MAD_STATUS,
 				 (uint16_t)(hermon_mad_get16(out + HERMON_MAD_STATUS) |
 					    HERMON_MAD_STATUS_D));
+		if (!dr_send(out, a->port)) {
+			a->st.dr_dropped++;
+			return;
+		}
 	}
 	/* to where it came from (Linux agent_send_response: AH from the wc) */
 	send_resp(a, out, slid, sl);
