@@ -526,6 +526,162 @@ test_dr_smp_checks(void **state)
 	node_down(&sm);
 }
 
+/* An RC QP of @n on @cq (connected by rc_connect, by DLID: no GRH). */
+static struct prdma_qp *
+rc_qp(struct node *n, struct prdma_cq *cq)
+{
+	struct prdma_qp_init_attr ia;
+	struct prdma_qp *qp;
+
+	memset(&ia, 0, sizeof(ia));
+	ia.qp_type = PRDMA_QPT_RC;
+	ia.send_cq = cq;
+	ia.recv_cq = cq;
+	ia.cap.max_send_wr = 4;
+	ia.cap.max_recv_wr = 4;
+	ia.cap.max_send_sge = 1;
+	ia.cap.max_recv_sge = 1;
+	qp = prdma_qp_create(n->pd, &ia);
+	assert_non_null(qp);
+	return qp;
+}
+
+static void
+rc_connect(struct prdma_qp *qp, uint32_t dqpn, uint16_t dlid)
+{
+	struct prdma_qp_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = PRDMA_QPS_INIT;
+	a.port_num = 1;
+	a.qp_access_flags = PRDMA_ACCESS_LOCAL_WRITE;
+	assert_int_equal(prdma_qp_modify(qp, &a, PRDMA_QP_STATE | PRDMA_QP_PKEY_INDEX |
+					 PRDMA_QP_PORT | PRDMA_QP_ACCESS_FLAGS), 0);
+	memset(&a, 0, sizeof(a));
+	a.qp_state = PRDMA_QPS_RTR;
+	a.path_mtu = PRDMA_MTU_1024;
+	a.dest_qp_num = dqpn;
+	a.ah_attr.dlid = dlid;
+	a.ah_attr.port_num = 1;
+	a.max_dest_rd_atomic = 1;
+	a.min_rnr_timer = 1;
+	assert_int_equal(prdma_qp_modify(qp, &a, PRDMA_QP_STATE | PRDMA_QP_AV |
+					 PRDMA_QP_PATH_MTU | PRDMA_QP_DEST_QPN |
+					 PRDMA_QP_RQ_PSN | PRDMA_QP_MAX_DEST_RD_ATOMIC |
+					 PRDMA_QP_MIN_RNR_TIMER), 0);
+	memset(&a, 0, sizeof(a));
+	a.qp_state = PRDMA_QPS_RTS;
+	a.timeout = 8;                  /* 4.096 us * 2^8: about 1 ms */
+	a.retry_cnt = 2;
+	a.rnr_retry = 2;
+	a.max_rd_atomic = 1;
+	assert_int_equal(prdma_qp_modify(qp, &a, PRDMA_QP_STATE | PRDMA_QP_SQ_PSN |
+					 PRDMA_QP_TIMEOUT | PRDMA_QP_RETRY_CNT |
+					 PRDMA_QP_RNR_RETRY | PRDMA_QP_MAX_QP_RD_ATOMIC), 0);
+}
+
+/* The first completion on @cq within a generous time; 0 if none came. */
+static int
+cq_wait(struct prdma_cq *cq, struct prdma_wc *wc, unsigned int secs)
+{
+	uint64_t end = rte_get_tsc_cycles() + rte_get_tsc_hz() * secs;
+
+	do {
+		if (prdma_cq_poll(cq, 1, wc) == 1)
+			return 1;
+	} while (rte_get_tsc_cycles() < end);
+	return 0;
+}
+
+/*
+ * SEND from the SM's node (its port ACTIVE, LID 1) to the managed node
+ * (LID 2) over an RC path without a GRH, @active telling whether the SM
+ * has activated the managed port. A port that is not ACTIVE carries no
+ * data (IBA 7.2: INIT and ARMED take SMPs only), so the request reaches
+ * nobody and the RC QP retries to RETRY_EXC_ERR, as it would against a
+ * dead peer; once ACTIVE, it arrives.
+ */
+static void
+rc_send_to_mgd(bool active)
+{
+	struct prdma_cq_init_attr ca = { .cqe = 16 };
+	struct prdma_cq *cq0 = prdma_cq_create(sm.dev, &ca), *cq1 = prdma_cq_create(mgd.dev, &ca);
+	struct prdma_sge sge = { (uintptr_t)(sm.buf + SEND_OFF), 64, sm.mr->lkey };
+	struct prdma_sge rsge = { (uintptr_t)(mgd.buf + SEND_OFF), 256, mgd.mr->lkey };
+	struct prdma_send_wr wr = { .wr_id = 7, .sg_list = &sge, .num_sge = 1,
+				    .opcode = PRDMA_WR_SEND, .send_flags = PRDMA_SEND_SIGNALED };
+	struct prdma_recv_wr rwr = { .wr_id = 8, .sg_list = &rsge, .num_sge = 1 };
+	const struct prdma_send_wr *bad;
+	const struct prdma_recv_wr *rbad;
+	struct hermon_model_stats ms0, ms1;
+	struct prdma_qp *q0, *q1;
+	struct prdma_wc wc;
+
+	assert_non_null(cq0);
+	assert_non_null(cq1);
+	q0 = rc_qp(&sm, cq0);
+	q1 = rc_qp(&mgd, cq1);
+	rc_connect(q0, q1->qp_num, 2);
+	rc_connect(q1, q0->qp_num, 1);
+	assert_int_equal(hermon_model_get_stats(sm.m, &ms0), 0);
+	assert_int_equal(prdma_post_recv(q1, &rwr, &rbad), 0);
+	assert_int_equal(prdma_post_send(q0, &wr, &bad), 0);
+	assert_int_equal(cq_wait(cq0, &wc, 20), 1);
+	assert_int_equal(hermon_model_get_stats(sm.m, &ms1), 0);
+	if (active) {
+		assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
+		assert_int_equal(cq_wait(cq1, &wc, 5), 1);
+		assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
+		assert_int_equal(wc.byte_len, 64);
+		assert_true(ms1.ib_inactive == ms0.ib_inactive);
+	} else {
+		assert_int_equal(wc.status, PRDMA_WC_RETRY_EXC_ERR);
+		assert_int_equal(prdma_cq_poll(cq1, 1, &wc), 0);
+		assert_true(ms1.ib_inactive > ms0.ib_inactive);
+	}
+	assert_int_equal(prdma_qp_destroy(q0), 0);
+	assert_int_equal(prdma_qp_destroy(q1), 0);
+	while (prdma_cq_poll(cq0, 1, &wc) == 1 || prdma_cq_poll(cq1, 1, &wc) == 1)
+		;
+	assert_int_equal(prdma_cq_destroy(cq0), 0);
+	assert_int_equal(prdma_cq_destroy(cq1), 0);
+}
+
+/*
+ * Data waits for the SM: the managed port has its LID (2) but is INIT,
+ * then ARMED: an RC SEND to it fails with RETRY_EXC_ERR and delivers
+ * nothing; after the SM's SubnSet(PortInfo) to ACTIVE the same SEND
+ * arrives.
+ */
+static void
+test_data_needs_active_port(void **state)
+{
+	uint8_t d[HERMON_SMP_DATA_LEN];
+	uint16_t st;
+
+	(void)state;
+	node_up(&sm, 0, "tsma", true);
+	node_up(&mgd, 1, "tsma", false);
+	sm_local_port(1);
+	assert_int_equal(sm_rpc_dr(HERMON_MAD_METHOD_GET, HERMON_SMP_ATTR_PORT_INFO, 1, NULL,
+				   d, &st), 0);
+	hermon_mad_put16(d + HERMON_PI_LID, 2);
+	hermon_mad_put16(d + HERMON_PI_SM_LID, 1);
+	d[HERMON_PI_SPEED_STATE] &= 0xf0;
+	assert_int_equal(sm_rpc_dr(HERMON_MAD_METHOD_SET, HERMON_SMP_ATTR_PORT_INFO, 1, d, d,
+				   &st), 0);
+	port_is(&mgd, PRDMA_PORT_INIT, 2);
+	rc_send_to_mgd(false);
+	sm_set_state(2, HERMON_IB_PORT_ARMED, 0);
+	port_is(&mgd, PRDMA_PORT_ARMED, 2);
+	rc_send_to_mgd(false);
+	sm_set_state(2, HERMON_IB_PORT_ACTIVE, 0);
+	port_is(&mgd, PRDMA_PORT_ACTIVE, 2);
+	rc_send_to_mgd(true);
+	node_down(&mgd);
+	node_down(&sm);
+}
+
 /* QP0 exists on InfiniBand ports only, and not as the GSI QP too. */
 static void
 test_smi_refused(void **state)
@@ -583,6 +739,7 @@ main(void)
 		cmocka_unit_test(test_sm_over_qp0),
 		cmocka_unit_test(test_app_qp0_takes_over),
 		cmocka_unit_test(test_dr_smp_checks),
+		cmocka_unit_test(test_data_needs_active_port),
 		cmocka_unit_test(test_smi_refused),
 	};
 
