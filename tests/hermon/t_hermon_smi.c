@@ -56,6 +56,8 @@ struct node {
 };
 
 static struct node sm, mgd;
+static bool t_sm_ran;
+static uint32_t t_dqpn;     /* send_mad's destination QP: 0, or 1 (Q_Key 0x80010000) */       /* node_up: ports ACTIVE, LID side + 1 (conf sm_active) */
 static uint64_t tid = 0x5100;
 
 static void
@@ -132,6 +134,8 @@ node_up(struct node *n, int side, const char *link, bool qp0)
 	char name[32], args[128];
 
 	memset(n, 0, sizeof(*n));
+	c.sm_active = t_sm_ran;
+	c.lid = t_sm_ran ? (uint16_t)(side + 1) : 0;
 	snprintf(name, sizeof(name), "%s.%d", link, side);
 	c.name = name;
 	n->m = hermon_model_create(&c);
@@ -183,8 +187,8 @@ send_mad(struct node *n, struct prdma_ah *ah, const uint8_t *mad, unsigned int k
 
 	memcpy(p, mad, 256);
 	wr.wr.ud.ah = ah;
-	wr.wr.ud.remote_qpn = 0;
-	wr.wr.ud.remote_qkey = 0;
+	wr.wr.ud.remote_qpn = t_dqpn;
+	wr.wr.ud.remote_qkey = t_dqpn == 0 ? 0 : 0x80010000;
 	assert_int_equal(prdma_post_send(n->qp, &wr, &bad), 0);
 }
 
@@ -682,6 +686,123 @@ test_data_needs_active_port(void **state)
 	node_down(&sm);
 }
 
+/* @n's GSI QP (QP1) on port 1, in RTS with its receives posted. */
+static struct prdma_qp *
+qp1_up(struct node *n)
+{
+	struct prdma_qp_init_attr qa;
+	struct prdma_qp_attr a;
+	struct prdma_qp *qp;
+	unsigned int i;
+
+	memset(&qa, 0, sizeof(qa));
+	qa.qp_type = PRDMA_QPT_UD;
+	qa.send_cq = n->cq;
+	qa.recv_cq = n->cq;
+	qa.cap.max_send_wr = 8;
+	qa.cap.max_recv_wr = NRECV;
+	qa.cap.max_send_sge = 1;
+	qa.cap.max_recv_sge = 1;
+	qa.create_flags = PRDMA_QP_CREATE_GSI;
+	qp = prdma_qp_create(n->pd, &qa);
+	assert_non_null(qp);
+	memset(&a, 0, sizeof(a));
+	a.qp_state = PRDMA_QPS_INIT;
+	a.port_num = 1;
+	a.qkey = 0x80010000;
+	assert_int_equal(prdma_qp_modify(qp, &a, PRDMA_QP_STATE | PRDMA_QP_PKEY_INDEX |
+					 PRDMA_QP_PORT | PRDMA_QP_QKEY), 0);
+	a.qp_state = PRDMA_QPS_RTR;
+	assert_int_equal(prdma_qp_modify(qp, &a, PRDMA_QP_STATE), 0);
+	a.qp_state = PRDMA_QPS_RTS;
+	assert_int_equal(prdma_qp_modify(qp, &a, PRDMA_QP_STATE | PRDMA_QP_SQ_PSN), 0);
+	n->qp = qp;
+	for (i = 0; i < NRECV; i++)
+		post_recv(n, i);
+	n->qp = NULL;
+	return qp;
+}
+
+/*
+ * IB QP1 with a GRH (LNH 3) when the AH asks for one: the MAD reaches the
+ * peer's QP1 with the GRH in the first 40 bytes (SGID the sender's GID 0,
+ * DGID the receiver's) and the completion says GRH; without
+ * PRDMA_AH_F_GLOBAL it goes LRH-only, as before (no GRH flag).
+ */
+static void
+test_gsi_grh_on_ib(void **state)
+{
+	union prdma_gid g0, g1;
+	struct prdma_qp *q0, *q1;
+	struct prdma_ah_attr aa;
+	struct prdma_ah *ah;
+	int k;
+
+	(void)state;
+	t_sm_ran = true;
+	node_up(&sm, 0, "tsmg", false);
+	node_up(&mgd, 1, "tsmg", false);
+	t_sm_ran = false;
+	port_is(&sm, PRDMA_PORT_ACTIVE, 1);
+	port_is(&mgd, PRDMA_PORT_ACTIVE, 2);
+	assert_int_equal(prdma_gid_query(sm.dev, 1, 0, &g0), 0);
+	assert_int_equal(prdma_gid_query(mgd.dev, 1, 0, &g1), 0);
+	q0 = qp1_up(&sm);
+	q1 = qp1_up(&mgd);
+	for (k = 0; k < 2; k++) {
+		uint8_t mad[HERMON_MAD_SIZE];
+		uint64_t end = rte_get_tsc_cycles() + rte_get_tsc_hz() * 5;
+		struct prdma_wc wc;
+		int got = 0;
+
+		memset(&aa, 0, sizeof(aa));
+		aa.port_num = 1;
+		aa.dlid = 2;
+		if (k == 0) {
+			aa.flags = PRDMA_AH_F_GLOBAL;
+			aa.dgid = g1;
+			aa.hop_limit = 1;
+		}
+		ah = prdma_ah_create(sm.pd, &aa);
+		assert_non_null(ah);
+		memset(mad, 0, sizeof(mad));
+		mad[HERMON_MAD_BASE_VERSION] = 1;
+		mad[HERMON_MAD_MGMT_CLASS] = 0x07;    /* CM: any GSI class */
+		mad[HERMON_MAD_CLASS_VERSION] = 2;
+		hermon_mad_put64(mad + HERMON_MAD_TID, 0x77 + (uint64_t)k);
+		sm.qp = q0;
+		t_dqpn = 1;
+		send_mad(&sm, ah, mad, (unsigned int)k);
+		t_dqpn = 0;
+		sm.qp = NULL;
+		while (got == 0 && rte_get_tsc_cycles() < end)
+			while (prdma_cq_poll(mgd.cq, 1, &wc) == 1) {
+				const uint8_t *r = mgd.buf + wc.wr_id * SLOT;
+
+				assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
+				assert_int_equal(wc.opcode, PRDMA_WC_RECV);
+				assert_int_equal(wc.src_qp, 1);
+				assert_int_equal(wc.byte_len, 40 + 256);
+				assert_true(hermon_mad_get64(r + 40 + HERMON_MAD_TID) ==
+					    0x77 + (uint64_t)k);
+				if (k == 0) {
+					assert_true(wc.wc_flags & PRDMA_WC_GRH);
+					assert_memory_equal(r + 8, g0.raw, 16);
+					assert_memory_equal(r + 24, g1.raw, 16);
+				} else {
+					assert_false(wc.wc_flags & PRDMA_WC_GRH);
+				}
+				got++;
+			}
+		assert_int_equal(got, 1);
+		assert_int_equal(prdma_ah_destroy(ah), 0);
+	}
+	assert_int_equal(prdma_qp_destroy(q0), 0);
+	assert_int_equal(prdma_qp_destroy(q1), 0);
+	node_down(&mgd);
+	node_down(&sm);
+}
+
 /* QP0 exists on InfiniBand ports only, and not as the GSI QP too. */
 static void
 test_smi_refused(void **state)
@@ -740,6 +861,7 @@ main(void)
 		cmocka_unit_test(test_app_qp0_takes_over),
 		cmocka_unit_test(test_dr_smp_checks),
 		cmocka_unit_test(test_data_needs_active_port),
+		cmocka_unit_test(test_gsi_grh_on_ib),
 		cmocka_unit_test(test_smi_refused),
 	};
 

@@ -282,29 +282,49 @@ build_roce_hdr(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t le
 }
 
 /*
- * The IB header of one SMP/GMP to @ah without a GRH (IBA 7.7, 9.2, 9.3,
- * Linux build_mlx_header's IB branch): QP0 on VL15, QP1 on VL0; to the
+ * The IB header of one SMP/GMP to @ah (IBA 7.7, 8.3, 9.2, 9.3, Linux
+ * build_mlx_header's IB branch): QP0 on VL15, QP1 on VL0; to the
  * permissive DLID the SLID is permissive too (and the WQE says SLR), else
- * the device puts the port's LID in. *flags gets MLX control dword 2's
- * VL15/SLR/SL bits.
+ * the device puts the port's LID in. A QP1 MAD whose AH asks for a GRH
+ * (PRDMA_AH_F_GLOBAL) carries one (LNH 3: SGID the port's GID 0 as read
+ * at probe, the AH's DGID, class, flow label and hop limit); SMPs never
+ * do. *flags gets MLX control dword 2's VL15/SLR/SL bits, *hlen the
+ * header's length.
  */
 static int
 build_ib_hdr(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t len,
-	     uint8_t h[HERMON_SQP_IB_HLEN], uint32_t *flags)
+	     uint8_t h[HERMON_SQP_IB_GRH_HLEN], uint32_t *flags, uint32_t *hlen)
 {
 	const struct hermon_ah *ah = (const struct hermon_ah *)wr->wr.ud.ah;
 	const struct prdma_ah_attr *at = &ah->pub.attr;
-	uint8_t *b = h + HERMON_LRH_LEN;
+	const struct hermon_port *port = &qp->hd->port[qp->gsi_port - 1];
+	bool smi = qp->sqp_wire == 0;
+	bool grh = !smi && (at->flags & PRDMA_AH_F_GLOBAL) != 0;
+	uint8_t *g = h + HERMON_LRH_LEN, *b = g + (grh ? HERMON_GRH_LEN : 0);
 	uint32_t pad = (4 - len) & 3;
 	uint16_t dlid = at->dlid;
-	bool smi = qp->sqp_wire == 0;
 
 	if (dlid == 0)
 		return EHOSTUNREACH;
+	*hlen = HERMON_SQP_IB_HLEN + (grh ? HERMON_GRH_LEN : 0);
+	if (grh) {
+		if (at->sgid_index != 0 || !port->gid_set)
+			return EINVAL;
+		hdr_put32(g, 6u << 28 | (uint32_t)at->traffic_class << 20 |
+			  (at->flow_label & 0xfffff));
+		/* PayLen: BTH through the ICRC, the payload padded (IBA 8.3.1) */
+		hdr_put16(g + 4, (uint16_t)(RTE_ALIGN_CEIL(HERMON_BTH_LEN + HERMON_DETH_LEN +
+							   len, 4) + HERMON_ICRC_LEN));
+		g[6] = HERMON_GRH_NXT_BTH;
+		g[7] = at->hop_limit != 0 ? at->hop_limit : 64;
+		memcpy(g + 8, port->gid, 16);
+		memcpy(g + 24, at->dgid.raw, 16);
+	}
 	h[0] = (uint8_t)((smi ? HERMON_VL_SMI : 0) << 4);
-	h[1] = (uint8_t)((at->sl & 0xf) << 4 | HERMON_LRH_LNH_IBA_LOCAL);
+	h[1] = (uint8_t)((at->sl & 0xf) << 4 |
+			 (grh ? HERMON_LRH_LNH_IBA_GLOBAL : HERMON_LRH_LNH_IBA_LOCAL));
 	hdr_put16(h + 2, dlid);
-	hdr_put16(h + 4, (uint16_t)((HERMON_SQP_IB_HLEN + len + pad + HERMON_ICRC_LEN) / 4));
+	hdr_put16(h + 4, (uint16_t)((*hlen + len + pad + HERMON_ICRC_LEN) / 4));
 	hdr_put16(h + 6, dlid == HERMON_LID_PERMISSIVE ? HERMON_LID_PERMISSIVE : 0);
 	put_bth_deth(qp, wr, pad, qp->sqp_wire, b);
 	*flags = (smi ? HERMON_MLX_VL15 : 0) |
@@ -317,6 +337,7 @@ static int
 post_one(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t head)
 {
 	uint8_t h[HERMON_SQP_ROCE_HLEN];   /* the longer of the two headers */
+	RTE_BUILD_BUG_ON(HERMON_SQP_IB_GRH_HLEN > HERMON_SQP_ROCE_HLEN);
 	uint32_t off, len = 0, i, c, flags = 0, rlid = 0, hlen = 0;
 	bool ib = qp->hd->port[qp->gsi_port - 1].type == HERMON_PORT_TYPE_IB;
 	uint8_t *w;
@@ -330,8 +351,7 @@ post_one(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t head)
 	for (i = 0; i < wr->num_sge; i++)
 		len += wr->sg_list[i].length;
 	if (ib) {
-		hlen = HERMON_SQP_IB_HLEN;
-		err = build_ib_hdr(qp, wr, len, h, &flags);
+		err = build_ib_hdr(qp, wr, len, h, &flags, &hlen);
 		rlid = ((const struct hermon_ah *)wr->wr.ud.ah)->pub.attr.dlid;
 	} else if (qp->sqp_wire == 1) {
 		hlen = HERMON_SQP_ROCE_HLEN;
