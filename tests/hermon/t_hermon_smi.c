@@ -56,8 +56,8 @@ struct node {
 };
 
 static struct node sm, mgd;
-static bool t_sm_ran;
-static uint32_t t_dqpn;     /* send_mad's destination QP: 0, or 1 (Q_Key 0x80010000) */       /* node_up: ports ACTIVE, LID side + 1 (conf sm_active) */
+static bool t_sm_ran;       /* node_up: ports ACTIVE, LID side + 1 (conf sm_active) */
+static uint32_t t_dqpn;     /* send_mad's destination QP: 0, or 1 (Q_Key 0x80010000) */
 static uint64_t tid = 0x5100;
 
 static void

@@ -15,8 +15,8 @@
  * BTH, DETH), the form every ConnectX-3 sends; RoCE v2 QP1 framing
  * (IP/UDP) needs ConnectX-3 Pro firmware and is not built yet. On an
  * InfiniBand port QP0 (SMI) and QP1 send LRH, BTH, DETH (QP1 a GRH too
- * when its AH asks for one), QP0 on VL15. Received MADs land like any UD datagram: the GRH (or the 40 bytes
- * where it would be) first.
+ * when its AH asks for one), QP0 on VL15. Received MADs land like any UD
+ * datagram: the GRH (or the 40 bytes where it would be) first.
  */
 
 #include <errno.h>
