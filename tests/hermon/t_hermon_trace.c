@@ -937,6 +937,8 @@ ib_rc_send(const char *link, uint16_t lid)
 		snprintf(name, sizeof(name), "%s.%d", link, k);
 		c.name = name;
 		c.lid = lid != 0 ? (uint16_t)(lid + 0x10 * k) : 0;
+		/* data needs ACTIVE ports (IBA 7.2): as if an SM had run */
+		c.sm_active = true;
 		s[k].m = hermon_model_create(&c);
 		assert_non_null(s[k].m);
 		snprintf(args, sizeof(args), "hermon:model,name=%s,link=%s,side=%d", name,

@@ -130,6 +130,7 @@ hermon_dev_free(struct hermon_dev *hd)
 	hermon_cmd_fini(&hd->cmd);
 	hermon_bus_close(&hd->bus);
 	pthread_mutex_destroy(&hd->ev_lock);
+	pthread_mutex_destroy(&hd->sma_lock);
 	free(hd);
 }
 
@@ -140,6 +141,7 @@ hermon_dev_remove(struct prdma_dev *dev)
 
 	if (hd == NULL)
 		return;
+	hermon_sma_stop(hd);
 	hermon_ports_close(hd);
 	hermon_sqp_release(hd);
 	hermon_eq_destroy(hd);
@@ -358,6 +360,7 @@ hermon_probe(struct prdma_dev *dev, const char *args)
 	}
 	hd->pdev = dev;
 	pthread_mutex_init(&hd->ev_lock, NULL);
+	pthread_mutex_init(&hd->sma_lock, NULL);
 	ret = hermon_args_parse(args, &hd->args);
 	if (ret < 0)
 		goto err_args;
@@ -426,6 +429,10 @@ hermon_probe(struct prdma_dev *dev, const char *args)
 	dev->fp.post_srq_recv = hermon_post_srq_recv;
 	dev->fp.poll_cq = hermon_poll_cq;
 	dev->fp.peek_cq = hermon_peek_cq;
+	/* F7: QP0 of each IB port, answered through the firmware's SMA (Linux
+	 * ib_mad_port_open once the device is registered); without it the
+	 * port works, but no subnet manager can activate it */
+	(void)hermon_sma_start(hd);
 	HERMON_LOG(INFO, "%s: %s (0x%04x) on %s, firmware %u.%u.%u, %u port(s)",
 		   dev->name, hd->bus.part, hd->bus.device_id, hd->bus.ops->name,
 		   hd->fw.major, hd->fw.minor, hd->fw.subminor, hd->caps.num_ports);
@@ -453,6 +460,7 @@ err_bus:
 	hermon_bus_close(&hd->bus);
 err_args:
 	pthread_mutex_destroy(&hd->ev_lock);
+	pthread_mutex_destroy(&hd->sma_lock);
 	free(hd);
 	rte_errno = -ret;
 	return ret;

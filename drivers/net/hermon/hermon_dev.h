@@ -132,6 +132,15 @@ struct hermon_qp;
 struct hermon_cq;
 struct hermon_srq;
 struct hermon_mcast;
+struct hermon_sma;
+
+/* What the SMP agent of one IB port did (hermon_sma.c). */
+struct hermon_sma_stats {
+	uint64_t received;               /**< SMPs QP0 received */
+	uint64_t answered;               /**< responses sent back on QP0 */
+	uint64_t dr_dropped;             /**< DR SMPs failing IBA 14.2.2.2 checks */
+	uint64_t dropped;                /**< other drops: class, method, MAD_IFC refusal */
+};
 
 #define HERMON_NEIGH_MAX     32  /**< neighbour cache entries (static ones included) */
 #define HERMON_NEIGH_PENDING 16  /**< resolutions in flight */
@@ -181,6 +190,13 @@ struct hermon_dev {
 	struct prdma_neigh_cache neigh;
 	struct prdma_neigh_entry neigh_ent[HERMON_NEIGH_MAX];
 	struct prdma_neigh_req neigh_req[HERMON_NEIGH_PENDING];
+	/* the SMP agent (hermon_sma.c): per IB port, polled by its thread */
+	struct hermon_sma *sma[HERMON_MAX_PORTS];
+	pthread_mutex_t sma_lock;        /**< the agents vs. their thread */
+	pthread_t sma_thread;
+	bool sma_thread_on;
+	volatile bool sma_quit;
+	bool sma_closing;                /**< teardown: no agent restarts */
 };
 
 /* hermon_fw.c */
@@ -218,5 +234,7 @@ int hermon_port_type(struct hermon_dev *hd, uint8_t port);
 int hermon_port_eth_setup(struct hermon_dev *hd, uint8_t port);
 int hermon_port_ib_setup(struct hermon_dev *hd, uint8_t port);
 void hermon_ports_close(struct hermon_dev *hd);
+/* hermon_sma.c: the agent's counters for @port; -ENOENT when it is not running. */
+int hermon_sma_get_stats(struct hermon_dev *hd, uint8_t port, struct hermon_sma_stats *st);
 
 #endif /* HERMON_DEV_H */

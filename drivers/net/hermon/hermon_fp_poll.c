@@ -143,7 +143,9 @@ poll_other(struct hermon_cq *cq, const uint8_t *e, uint32_t ci, struct hermon_qp
 	wc->vendor_err = 0;
 	wc->wc_flags = 0;
 	wc->status = PRDMA_WC_SUCCESS;
-	if (unlikely(qp == NULL || qp->qpn != qpn)) {
+	/* a CQE the destroy resolved belongs to the old QP even when a new
+	 * one has its QPN already (QP0/QP1 come back at once) */
+	if (unlikely(qp == NULL || qp->qpn != qpn || cq->stash_ok[ci & cq->mask])) {
 		/* the QP was destroyed: its wr_id was resolved then */
 		wc->wr_id = cq->stash_ok[ci & cq->mask] ? cq->stash[ci & cq->mask] : 0;
 		cq->stash_ok[ci & cq->mask] = 0;
@@ -195,6 +197,7 @@ poll_cq_any(struct hermon_cq *cq, uint16_t nb, struct prdma_wc *wc, uint16_t n,
 	/* in locals: the completion stores could alias the CQ's fields */
 	const uint8_t *const buf = cq->buf;
 	struct hermon_qp *const *const qps = cq->qps;
+	const uint8_t *const stash_ok = cq->stash_ok;
 	const uint32_t mask = cq->mask, log = cq->log, qp_mask = cq->qp_mask;
 	/*
 	 * The send queue a run of successful requester CQEs frees, advanced
@@ -215,7 +218,8 @@ poll_cq_any(struct hermon_cq *cq, uint16_t nb, struct prdma_wc *wc, uint16_t n,
 		qpn = get32(e) & 0xffffff;
 		qp = qps[qpn & qp_mask];
 		k = hermon_cqe_fast[b31 & 0x7f];
-		if (likely(k != 0 && qp != NULL && qp->qpn == qpn)) {
+		if (likely(k != 0 && qp != NULL && qp->qpn == qpn &&
+			   stash_ok[ci & mask] == 0)) {
 			uint16_t ctr = get16(e + 0x18);
 
 			wc[n].qp_num = qpn;
@@ -267,7 +271,7 @@ hermon_poll_cq(struct prdma_cq *pcq, uint16_t nb, struct prdma_wc *wc)
 	qpn = get32(e) & 0xffffff;
 	qp = cq->qps[qpn & cq->qp_mask];
 	k = hermon_cqe_fast[b31 & 0x7f];
-	if (unlikely(k == 0 || qp == NULL || qp->qpn != qpn))
+	if (unlikely(k == 0 || qp == NULL || qp->qpn != qpn || cq->stash_ok[ci & cq->mask]))
 		return poll_cq_any(cq, nb, wc, 0, ci);
 	poll_send_ok(qp, e, qpn, k, wc);
 	if (nb > 1)

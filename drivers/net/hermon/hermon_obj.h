@@ -156,6 +156,7 @@ struct hermon_qp {
 	bool mlx;
 	uint8_t gsi_port;                /* the port of QP0/QP1 */
 	uint8_t sqp_wire;                /* 0: SMI (QP0), 1: GSI (QP1) */
+	bool sma_owned;                  /* the PMD's own QP0 (hermon_sma.c) */
 	uint32_t mlx_psn;
 };
 
@@ -216,6 +217,17 @@ void hermon_sqp_release(struct hermon_dev *hd);
 int hermon_sqp_claim(struct hermon_dev *hd, struct hermon_qp *qp, uint8_t wire);
 int hermon_sqp_port(struct hermon_qp *qp, uint8_t port);
 void hermon_sqp_free(struct hermon_qp *qp);
+
+/*
+ * hermon_sma.c: the PMD's SMP agent on each InfiniBand port's QP0. Start
+ * it on every IB port (and its control thread); stop it all (teardown).
+ * An application's QP0 takes the port over: yield stops the agent of
+ * @port, resume starts it again once the port's QP0 is free.
+ */
+int hermon_sma_start(struct hermon_dev *hd);
+void hermon_sma_stop(struct hermon_dev *hd);
+void hermon_sma_yield(struct hermon_dev *hd, uint8_t port);
+void hermon_sma_resume(struct hermon_dev *hd, uint8_t port);
 /* Bytes of an MLX WQE with @sge gather entries. */
 uint32_t hermon_sqp_wqe_bytes(uint32_t sge);
 int hermon_sqp_post_send(struct hermon_qp *qp, const struct prdma_send_wr *wr,

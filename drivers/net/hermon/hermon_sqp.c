@@ -14,9 +14,9 @@
  * Ethernet port the header is RoCE v1 (Ethernet, EtherType 0x8915, GRH,
  * BTH, DETH), the form every ConnectX-3 sends; RoCE v2 QP1 framing
  * (IP/UDP) needs ConnectX-3 Pro firmware and is not built yet. On an
- * InfiniBand port QP0 (SMI) and QP1 send LRH, BTH, DETH (no GRH), QP0 on
- * VL15. Received MADs land like any UD datagram: the GRH (or the 40 bytes
- * where it would be) first.
+ * InfiniBand port QP0 (SMI) and QP1 send LRH, BTH, DETH (QP1 a GRH too
+ * when its AH asks for one), QP0 on VL15. Received MADs land like any UD
+ * datagram: the GRH (or the 40 bytes where it would be) first.
  */
 
 #include <errno.h>
@@ -81,12 +81,17 @@ sqp_slot(struct hermon_dev *hd, uint8_t wire, uint8_t port)
 int
 hermon_sqp_claim(struct hermon_dev *hd, struct hermon_qp *qp, uint8_t wire)
 {
-	struct hermon_qp **slot = sqp_slot(hd, wire, 1);
+	/* the agent names its port up front; anyone else starts on port 1 */
+	uint8_t port = qp->sma_owned ? qp->gsi_port : 1;
+	struct hermon_qp **slot = sqp_slot(hd, wire, port);
 
 	if (hd->sqp_base == 0) {
 		rte_errno = ENOTSUP;
 		return -ENOTSUP;
 	}
+	/* an application's QP0 takes the port over from the PMD's agent */
+	if (wire == 0 && !qp->sma_owned)
+		hermon_sma_yield(hd, port);
 	pthread_mutex_lock(&hd->ev_lock);
 	if (*slot != NULL) {
 		pthread_mutex_unlock(&hd->ev_lock);
@@ -97,8 +102,8 @@ hermon_sqp_claim(struct hermon_dev *hd, struct hermon_qp *qp, uint8_t wire)
 	pthread_mutex_unlock(&hd->ev_lock);
 	qp->mlx = true;
 	qp->sqp_wire = wire;
-	qp->gsi_port = 1;
-	qp->qpn = hermon_sqp_qpn(hd->sqp_base, 1, wire);
+	qp->gsi_port = port;
+	qp->qpn = hermon_sqp_qpn(hd->sqp_base, port, wire);
 	return 0;
 }
 
@@ -108,6 +113,7 @@ hermon_sqp_port(struct hermon_qp *qp, uint8_t port)
 {
 	struct hermon_dev *hd = qp->hd;
 	uint32_t qpn;
+	uint8_t old;
 
 	if (port < 1 || port > hd->caps.num_ports || port > 2) {
 		rte_errno = EINVAL;
@@ -125,6 +131,8 @@ hermon_sqp_port(struct hermon_qp *qp, uint8_t port)
 		return -EINVAL;
 	}
 	qpn = hermon_sqp_qpn(hd->sqp_base, port, qp->sqp_wire);
+	if (qp->sqp_wire == 0 && !qp->sma_owned)
+		hermon_sma_yield(hd, port);
 	pthread_mutex_lock(&hd->ev_lock);
 	if (*sqp_slot(hd, qp->sqp_wire, port) != NULL) {
 		pthread_mutex_unlock(&hd->ev_lock);
@@ -137,10 +145,14 @@ hermon_sqp_port(struct hermon_qp *qp, uint8_t port)
 		hd->qp_table[qp->qpn] = NULL;
 	hd->qp_table[qpn] = qp;
 	pthread_mutex_unlock(&hd->ev_lock);
+	old = qp->gsi_port;
 	qp->gsi_port = port;
 	qp->qpn = qpn;
 	qp->db_val = rte_cpu_to_be_32(qpn << 8);
 	QPC(qp, local_qpn_een, qpn);
+	/* the port it left gets its agent back */
+	if (qp->sqp_wire == 0 && !qp->sma_owned)
+		hermon_sma_resume(hd, old);
 	return 0;
 }
 
@@ -148,12 +160,18 @@ void
 hermon_sqp_free(struct hermon_qp *qp)
 {
 	struct hermon_dev *hd = qp->hd;
+	bool freed = false;
 
 	pthread_mutex_lock(&hd->ev_lock);
 	if (qp->gsi_port >= 1 && qp->gsi_port <= 2 &&
-	    *sqp_slot(hd, qp->sqp_wire, qp->gsi_port) == qp)
+	    *sqp_slot(hd, qp->sqp_wire, qp->gsi_port) == qp) {
 		*sqp_slot(hd, qp->sqp_wire, qp->gsi_port) = NULL;
+		freed = true;
+	}
 	pthread_mutex_unlock(&hd->ev_lock);
+	/* an application's QP0 is gone: the PMD's agent answers again */
+	if (freed && qp->sqp_wire == 0 && !qp->sma_owned)
+		hermon_sma_resume(hd, qp->gsi_port);
 }
 
 /* The inline header's place: chunks never cross a 64-byte boundary. */
@@ -264,29 +282,49 @@ build_roce_hdr(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t le
 }
 
 /*
- * The IB header of one SMP/GMP to @ah without a GRH (IBA 7.7, 9.2, 9.3,
- * Linux build_mlx_header's IB branch): QP0 on VL15, QP1 on VL0; to the
+ * The IB header of one SMP/GMP to @ah (IBA 7.7, 8.3, 9.2, 9.3, Linux
+ * build_mlx_header's IB branch): QP0 on VL15, QP1 on VL0; to the
  * permissive DLID the SLID is permissive too (and the WQE says SLR), else
- * the device puts the port's LID in. *flags gets MLX control dword 2's
- * VL15/SLR/SL bits.
+ * the device puts the port's LID in. A QP1 MAD whose AH asks for a GRH
+ * (PRDMA_AH_F_GLOBAL) carries one (LNH 3: SGID the port's GID 0 as read
+ * at probe, the AH's DGID, class, flow label and hop limit); SMPs never
+ * do. *flags gets MLX control dword 2's VL15/SLR/SL bits, *hlen the
+ * header's length.
  */
 static int
 build_ib_hdr(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t len,
-	     uint8_t h[HERMON_SQP_IB_HLEN], uint32_t *flags)
+	     uint8_t h[HERMON_SQP_IB_GRH_HLEN], uint32_t *flags, uint32_t *hlen)
 {
 	const struct hermon_ah *ah = (const struct hermon_ah *)wr->wr.ud.ah;
 	const struct prdma_ah_attr *at = &ah->pub.attr;
-	uint8_t *b = h + HERMON_LRH_LEN;
+	const struct hermon_port *port = &qp->hd->port[qp->gsi_port - 1];
+	bool smi = qp->sqp_wire == 0;
+	bool grh = !smi && (at->flags & PRDMA_AH_F_GLOBAL) != 0;
+	uint8_t *g = h + HERMON_LRH_LEN, *b = g + (grh ? HERMON_GRH_LEN : 0);
 	uint32_t pad = (4 - len) & 3;
 	uint16_t dlid = at->dlid;
-	bool smi = qp->sqp_wire == 0;
 
 	if (dlid == 0)
 		return EHOSTUNREACH;
+	*hlen = HERMON_SQP_IB_HLEN + (grh ? HERMON_GRH_LEN : 0);
+	if (grh) {
+		if (at->sgid_index != 0 || !port->gid_set)
+			return EINVAL;
+		hdr_put32(g, 6u << 28 | (uint32_t)at->traffic_class << 20 |
+			  (at->flow_label & 0xfffff));
+		/* PayLen: BTH through the ICRC, the payload padded (IBA 8.3.1) */
+		hdr_put16(g + 4, (uint16_t)(RTE_ALIGN_CEIL(HERMON_BTH_LEN + HERMON_DETH_LEN +
+							   len, 4) + HERMON_ICRC_LEN));
+		g[6] = HERMON_GRH_NXT_BTH;
+		g[7] = at->hop_limit != 0 ? at->hop_limit : 64;
+		memcpy(g + 8, port->gid, 16);
+		memcpy(g + 24, at->dgid.raw, 16);
+	}
 	h[0] = (uint8_t)((smi ? HERMON_VL_SMI : 0) << 4);
-	h[1] = (uint8_t)((at->sl & 0xf) << 4 | HERMON_LRH_LNH_IBA_LOCAL);
+	h[1] = (uint8_t)((at->sl & 0xf) << 4 |
+			 (grh ? HERMON_LRH_LNH_IBA_GLOBAL : HERMON_LRH_LNH_IBA_LOCAL));
 	hdr_put16(h + 2, dlid);
-	hdr_put16(h + 4, (uint16_t)((HERMON_SQP_IB_HLEN + len + pad + HERMON_ICRC_LEN) / 4));
+	hdr_put16(h + 4, (uint16_t)((*hlen + len + pad + HERMON_ICRC_LEN) / 4));
 	hdr_put16(h + 6, dlid == HERMON_LID_PERMISSIVE ? HERMON_LID_PERMISSIVE : 0);
 	put_bth_deth(qp, wr, pad, qp->sqp_wire, b);
 	*flags = (smi ? HERMON_MLX_VL15 : 0) |
@@ -299,6 +337,7 @@ static int
 post_one(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t head)
 {
 	uint8_t h[HERMON_SQP_ROCE_HLEN];   /* the longer of the two headers */
+	RTE_BUILD_BUG_ON(HERMON_SQP_IB_GRH_HLEN > HERMON_SQP_ROCE_HLEN);
 	uint32_t off, len = 0, i, c, flags = 0, rlid = 0, hlen = 0;
 	bool ib = qp->hd->port[qp->gsi_port - 1].type == HERMON_PORT_TYPE_IB;
 	uint8_t *w;
@@ -312,8 +351,7 @@ post_one(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t head)
 	for (i = 0; i < wr->num_sge; i++)
 		len += wr->sg_list[i].length;
 	if (ib) {
-		hlen = HERMON_SQP_IB_HLEN;
-		err = build_ib_hdr(qp, wr, len, h, &flags);
+		err = build_ib_hdr(qp, wr, len, h, &flags, &hlen);
 		rlid = ((const struct hermon_ah *)wr->wr.ud.ah)->pub.attr.dlid;
 	} else if (qp->sqp_wire == 1) {
 		hlen = HERMON_SQP_ROCE_HLEN;

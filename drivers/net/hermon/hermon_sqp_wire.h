@@ -48,10 +48,13 @@ hermon_sqp_qpn(uint32_t base, uint8_t port, uint32_t wire_qpn)
  */
 #define HERMON_LRH_LEN 8
 #define HERMON_LRH_LNH_IBA_LOCAL 2
+#define HERMON_LRH_LNH_IBA_GLOBAL 3   /* a GRH, then the BTH */
 #define HERMON_LID_PERMISSIVE 0xffff
 #define HERMON_VL_SMI 15
 #define HERMON_ICRC_LEN 4
 #define HERMON_SQP_IB_HLEN (HERMON_LRH_LEN + HERMON_BTH_LEN + HERMON_DETH_LEN)
+/* The same with a GRH (QP1 only; 68 bytes, within the RoCE header's 74). */
+#define HERMON_SQP_IB_GRH_HLEN (HERMON_SQP_IB_HLEN + HERMON_GRH_LEN)
 /*
  * MLX control segment dword 2 on an IB port (Linux MLX4_WQE_MLX_VL15,
  * MLX4_WQE_MLX_SLR, the SL in bits 11:8): VL15 for QP0; SLR = the SLID

@@ -478,6 +478,7 @@ hermon_model_get_stats(struct hermon_model *m, struct hermon_model_stats *st)
 	st->rnr_naks = m->rnr_naks;
 	st->timeouts = m->timeouts;
 	st->drops = m->drops;
+	st->ib_inactive = m->ib_inactive_drops;
 	st->mc_filtered = m->mc_filtered;
 	st->bf_exec = m->bf_exec;
 	st->bf_fallback = m->bf_fallback;

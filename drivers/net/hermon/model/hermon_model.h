@@ -96,6 +96,13 @@ struct hermon_model_conf {
 	 * reaches nobody without one.
 	 */
 	uint16_t lid;
+	/**
+	 * InfiniBand ports come up ACTIVE at INIT_PORT (with the LIDs of
+	 * @lid, if set), as if a subnet manager had already run. Otherwise
+	 * they stay INIT until an SM moves them, and carry no data packets
+	 * before (IBA 7.2: SMPs only).
+	 */
+	bool sm_active;
 };
 
 /** ICM tables the model knows once INIT_HCA has told it their bases. */
@@ -216,6 +223,7 @@ struct hermon_model_stats {
 	uint64_t bf_exec;          /**< send WQEs taken from a BlueFlame copy */
 	uint64_t bf_fallback;      /**< BlueFlame copies ignored (torn): ring read instead */
 	uint64_t bf_half[2];       /**< BlueFlame copies seen in the first/second half */
+	uint64_t ib_inactive;      /**< IB data packets discarded: a port not ACTIVE */
 };
 int hermon_model_get_stats(struct hermon_model *m, struct hermon_model_stats *st);
 

@@ -100,10 +100,19 @@ void
 hm_cqe_ok(struct hm_qp *q, bool send, uint32_t opcode, uint16_t ctr, uint32_t bytes,
 	  uint32_t imm, uint32_t src_qpn, bool grh, bool se, uint8_t sl)
 {
+	hm_cqe_ok_lid(q, send, opcode, ctr, bytes, imm, src_qpn, grh, se, sl, 0);
+}
+
+void
+hm_cqe_ok_lid(struct hm_qp *q, bool send, uint32_t opcode, uint16_t ctr, uint32_t bytes,
+	      uint32_t imm, uint32_t src_qpn, bool grh, bool se, uint8_t sl, uint16_t slid)
+{
 	struct hermon_prm_completion_queue_entry e;
 
 	memset(&e, 0, sizeof(e));
 	HERMON_FILL(&e, completion_queue_entry, sl, sl);
+	/* an IB receive: the packet's SLID (what an SMP's answer goes to) */
+	HERMON_FILL(&e, completion_queue_entry, slid_smac47_32, slid);
 	HERMON_FILL(&e, completion_queue_entry, qpn, q->qpn);
 	HERMON_FILL(&e, completion_queue_entry, immediate_rssvalue_invalidatekey, imm);
 	HERMON_FILL(&e, completion_queue_entry, srq_rqpn, src_qpn);
@@ -519,6 +528,17 @@ hm_grh(struct hm_qp *q, const struct hm_wqe *x, uint8_t out[HM_GRH])
  * (Linux sets link type ETH in every RoCE path, F10): anything else leaves
  * nothing.
  */
+/* The port a QP's primary path names (sched_queue bit 6). */
+static uint8_t
+hm_qp_port(const struct hm_qp *q)
+{
+	const struct hermon_prm_address_path *p =
+		HERMON_NESTED(q->ctx, queue_pair_ee_context_entry,
+			      primary_address_path, address_path);
+
+	return (uint8_t)(((HERMON_GET(p, address_path, sched_queue) >> 6) & 1) + 1);
+}
+
 static bool
 hm_wire_ok(const struct hm_qp *q)
 {
@@ -607,6 +627,19 @@ hm_responder(struct hm_qp *q, const struct hm_wqe *x, struct hm_qp *dq)
 		dm = hm_route(q->m, gid, &port);
 	if (dm == NULL)
 		return -1;
+	/*
+	 * IBA 7.2 (link states): an IB port sends and takes data packets
+	 * only in LinkActive; in INIT and ARMED it carries SMPs (VL15) alone,
+	 * so until a subnet manager activates both ends a data packet is
+	 * discarded at the link and nothing answers it: RC retries to
+	 * RETRY_EXC_ERR, UC/UD are lost (Linux mlx4_ib does not check: the
+	 * port does). QP0's SMPs take hm_mlx_exec_ib, which lets them pass.
+	 */
+	if (q->m->conf.port_type == HERMON_PORT_TYPE_IB &&
+	    (!hm_sma_port_active(q->m, hm_qp_port(q)) || !hm_sma_port_active(dm, port))) {
+		q->m->ib_inactive_drops++;
+		return -1;
+	}
 	/* F12/F13: on Ethernet the frame goes to its DMAC, whatever the GID
 	 * says: one that is not the destination port's reaches nobody */
 	if (q->m->conf.port_type == HERMON_PORT_TYPE_ETH) {

@@ -56,6 +56,10 @@ struct hm_wqe {
 int hm_qp_load(struct hermon_model *m, uint32_t qpn, struct hm_qp *q);
 void hm_cqe_ok(struct hm_qp *q, bool send, uint32_t opcode, uint16_t ctr, uint32_t bytes,
 	       uint32_t imm, uint32_t src_qpn, bool grh, bool se, uint8_t sl);
+/* The same with the SLID of the received packet (an IB receive). */
+void hm_cqe_ok_lid(struct hm_qp *q, bool send, uint32_t opcode, uint16_t ctr, uint32_t bytes,
+		   uint32_t imm, uint32_t src_qpn, bool grh, bool se, uint8_t sl,
+		   uint16_t slid);
 void hm_cqe_err(struct hm_qp *q, bool send, uint16_t ctr, uint8_t synd);
 /* The receive WQE @dq would use next (-1: none), and taking it. */
 int hm_rwqe_peek(struct hm_qp *dq, struct hm_rwqe *r);

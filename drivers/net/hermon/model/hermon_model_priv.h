@@ -223,6 +223,7 @@ struct hermon_model {
 	uint32_t sqp_base;                    /* its first QPN */
 	uint64_t sqp_drops;                   /* special-QP frames nobody took */
 	uint64_t sqp_ib_sent;                 /* LRH-framed MADs delivered */
+	uint64_t ib_inactive_drops;           /* data on an IB port not ACTIVE */
 	uint32_t mgid_hash_value;
 	struct hm_sma_port sma[2];            /* hermon_model_sma.c */
 };

@@ -89,8 +89,14 @@ hm_sma_port_init(struct hermon_model *m, uint8_t port)
 	struct hm_sma_port *s = &m->sma[port - 1];
 
 	s->guid[0] = hm_sma_port_guid(m, port);
-	/* the link trains; nothing is ACTIVE before an SM says so */
+	/* the link trains; nothing is ACTIVE before an SM says so (or the
+	 * conf says one already has: sm_active, with the conf's LIDs) */
 	s->state = m->conf.link_down ? HERMON_IB_PORT_DOWN : HERMON_IB_PORT_INIT;
+	if (m->conf.sm_active && !m->conf.link_down) {
+		s->state = HERMON_IB_PORT_ACTIVE;
+		if (m->conf.lid != 0)
+			s->lid = (uint16_t)(m->conf.lid + port - 1);
+	}
 	hm_sma_gids(m, port);
 }
 

@@ -142,24 +142,33 @@ hm_mlx_drop(struct hermon_model *m)
 	m->sqp_drops++;
 }
 
-/* An InfiniBand UD datagram without a GRH, as the receiving port decodes it. */
+/* An InfiniBand UD datagram (LRH, a GRH or not), as the receiving port decodes it. */
 struct hm_ib_pkt {
+	const uint8_t *grh;          /* NULL: LNH 2, no GRH */
 	uint16_t dlid, slid;
 	uint8_t vl, sl;
 	uint32_t dqpn, sqpn, qkey;
 	bool se;
 };
 
-/* -1 when @h is not LRH + BTH + DETH of a UD SEND of @plen bytes. */
+/* -1 when @h is not LRH [+ GRH] + BTH + DETH of a UD SEND of @plen bytes. */
 static int
 hm_lrh_decode(const uint8_t *h, uint32_t hlen, uint32_t plen, struct hm_ib_pkt *p)
 {
-	const uint8_t *b = h + HERMON_LRH_LEN, *d = b + HERMON_BTH_LEN;
+	bool grh = (h[1] & 3) == HERMON_LRH_LNH_IBA_GLOBAL;
+	const uint8_t *g = h + HERMON_LRH_LEN;
+	const uint8_t *b = g + (grh ? HERMON_GRH_LEN : 0), *d = b + HERMON_BTH_LEN;
 	uint32_t pad = (4 - plen) & 3;
 
-	if (hlen != HERMON_SQP_IB_HLEN || (h[0] & 0xf) != 0 ||
-	    (h[1] & 3) != HERMON_LRH_LNH_IBA_LOCAL)
+	if (hlen != (grh ? HERMON_SQP_IB_GRH_HLEN : HERMON_SQP_IB_HLEN) || (h[0] & 0xf) != 0 ||
+	    (!grh && (h[1] & 3) != HERMON_LRH_LNH_IBA_LOCAL))
 		return -1;
+	/* IBA 8.3: IPv6-format, next header BTH, PayLen BTH through ICRC */
+	if (grh && ((g[0] >> 4) != 6 || g[6] != HERMON_GRH_NXT_BTH ||
+		    be16_at(g + 4) != RTE_ALIGN_CEIL(HERMON_BTH_LEN + HERMON_DETH_LEN + plen, 4) +
+		    HERMON_ICRC_LEN))
+		return -1;
+	p->grh = grh ? g : NULL;
 	/* PktLen: 4-byte words from the LRH through the ICRC (IBA 7.7.8) */
 	if ((be16_at(h + 4) & 0x7ff) != (hlen + plen + pad + HERMON_ICRC_LEN) / 4)
 		return -1;
@@ -228,6 +237,16 @@ hm_mlx_exec_ib(struct hm_qp *q, struct hm_wqe *x, uint32_t hlen, uint32_t plen,
 	}
 	if ((x->ctrl2 & HERMON_MLX_SLR) == 0)
 		pkt.slid = (uint16_t)(ss->lid | (pkt.slid & ((1u << ss->lmc) - 1)));
+	/* SMPs carry no GRH (IBA 14.2.1); a GRH's DGID must be the port's */
+	if (pkt.grh != NULL) {
+		uint8_t gport = 0;
+
+		if (pkt.vl == HERMON_VL_SMI || hm_route(m, pkt.grh + 24, &gport) != dm ||
+		    gport != sport) {
+			hm_mlx_drop(dm);
+			return;
+		}
+	}
 	if (hm_qp_load(dm, hm_sqp_dest(dm, sport, pkt.dqpn), &dq) < 0 || !dq.rt->active ||
 	    (dq.st != HERMON_QPST_UD && dq.st != HERMON_QPST_MLX) ||
 	    (dq.state != HERMON_QPS_RTR && dq.state != HERMON_QPS_RTS &&
@@ -242,8 +261,9 @@ hm_mlx_exec_ib(struct hm_qp *q, struct hm_wqe *x, uint32_t hlen, uint32_t plen,
 			   HERMON_SYND_LOC_LEN);
 		return;
 	}
-	/* no GRH: the receiver's first 40 bytes hold none (IBA 11.4.1.1) */
-	src[ns++] = (struct hm_seg){ .len = HM_GRH, .direct = no_grh };
+	/* the GRH, or 40 bytes that hold none (IBA 11.4.1.1) */
+	src[ns++] = (struct hm_seg){ .len = HM_GRH,
+				     .direct = pkt.grh != NULL ? pkt.grh : no_grh };
 	for (i = k; i < x->nseg; i++)
 		src[ns++] = x->seg[i];
 	if (hm_copy(dm, r.seg, r.nseg, m, src, ns, HM_GRH + plen) != 0) {
@@ -252,8 +272,8 @@ hm_mlx_exec_ib(struct hm_qp *q, struct hm_wqe *x, uint32_t hlen, uint32_t plen,
 	}
 	hm_rwqe_take(&dq, &r);
 	m->sqp_ib_sent++;
-	hm_cqe_ok(&dq, false, HERMON_CQE_RECV_SEND, r.ctr, HM_GRH + plen, 0, pkt.sqpn,
-		  false, pkt.se, pkt.sl);
+	hm_cqe_ok_lid(&dq, false, HERMON_CQE_RECV_SEND, r.ctr, HM_GRH + plen, 0, pkt.sqpn,
+		      pkt.grh != NULL, pkt.se, pkt.sl, pkt.slid);
 }
 
 void

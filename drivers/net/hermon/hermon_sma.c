@@ -1,0 +1,532 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+/*
+ * The PMD's subnet management agent path (F7). ConnectX-3 firmware holds
+ * the SMA, but it sees an SMP only when the host hands it one with
+ * MAD_IFC: the host owns QP0 (Linux ib_mad opens QP0 on every IB port and
+ * mlx4_ib's process_mad forwards SMPs to mlx4_MAD_IFC; iPXE's SMA does
+ * the same from its own QP0). Without this path no subnet manager can
+ * bring an IB port to ACTIVE.
+ *
+ * Per IB port the PMD owns a QP0 (an MLX QP of the CONF_SPECIAL_QP block,
+ * hermon_sqp.c) with its own PD, CQ and receive buffers, created at probe
+ * after the ports are up (Linux ib_mad_port_open). A control thread of
+ * the device ("hermon-sma") polls its CQ; each SMP request received
+ * (class 0x01 LID routed or 0x81 directed route, method Get, Set or
+ * TrapRepress, not SMInfo: Linux mlx4_ib ib_process_mad's filter) goes to
+ * MAD_IFC with the keys checked (a received SMP, as Linux passes in_wc),
+ * and the firmware's response goes back on QP0 to the request's SLID
+ * with its SL. Directed-route SMPs get the end-node checks and fix-ups of
+ * IBA 14.2.2.2 (Linux drivers/infiniband/core/smi.c) on the way in and
+ * on the way out; those failing them are dropped and counted.
+ *
+ * The agent is control path: it takes a mutex and sleeps, never on the
+ * application's data path. An application that creates its own QP0 on a
+ * port (PRDMA_QP_CREATE_SMI, e.g. a subnet manager) takes that port over:
+ * the agent stops there and starts again when the application's QP0 is
+ * destroyed, so the application then sees every SMP, requests to its own
+ * port included.
+ */
+
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+
+#include "hermon_barrier.h"
+#include "hermon_logs.h"
+#include "hermon_mad_wire.h"
+#include "hermon_obj.h"
+#include "hermon_sqp_wire.h"
+
+#define SMA_NRECV 16
+#define SMA_NSEND 16
+#define SMA_SLOT (HERMON_GRH_LEN + HERMON_MAD_SIZE)
+#define SMA_POLL_NS (1000 * 1000)          /* 1 ms between idle polls */
+
+#define SMA_METHOD_TRAP_REPRESS 0x07
+#define SMA_ATTR_SM_INFO 0x0020
+#define SMA_DR_MAX_HOPS 63                 /* IBA 14.2.1.2: 64-byte paths */
+
+struct hermon_sma {
+	struct hermon_dev *hd;
+	uint8_t port;
+	bool pd_ok, cq_ok, mr_ok, qp_ok;
+	struct hermon_pd pd;
+	struct hermon_cq cq;
+	struct hermon_mr mr;
+	struct hermon_qp qp;
+	struct hermon_ah ah;
+	uint8_t *buf;                      /* receive slots, then send slots */
+	uint32_t send_k;
+	uint32_t sends_out;
+	bool broken;                       /* the QP left RTS: rebuild it */
+	struct hermon_sma_stats st;
+};
+
+static uint8_t *
+recv_slot(struct hermon_sma *a, uint32_t i)
+{
+	return a->buf + (size_t)i * SMA_SLOT;
+}
+
+static uint8_t *
+send_slot(struct hermon_sma *a, uint32_t i)
+{
+	return a->buf + (size_t)SMA_NRECV * SMA_SLOT + (size_t)(i % SMA_NSEND) * HERMON_MAD_SIZE;
+}
+
+static int
+post_recv(struct hermon_sma *a, uint32_t i)
+{
+	const struct prdma_recv_wr *bad;
+	struct prdma_sge sge = { .addr = (uintptr_t)recv_slot(a, i), .length = SMA_SLOT,
+				 .lkey = a->mr.pub.lkey };
+	struct prdma_recv_wr wr = { .wr_id = i, .sg_list = &sge, .num_sge = 1 };
+
+	return hermon_post_recv(&a->qp.pub, &wr, &bad);
+}
+
+static int
+qp_to(struct hermon_sma *a, enum prdma_qp_state s, uint32_t mask)
+{
+	struct prdma_qp_attr at;
+	int ret;
+
+	memset(&at, 0, sizeof(at));
+	at.qp_state = s;
+	at.port_num = a->port;
+	ret = hermon_qp_modify(&a->qp.pub, &at, PRDMA_QP_STATE | mask);
+	if (ret == 0)
+		a->qp.pub.state = s;
+	return ret;
+}
+
+static void
+agent_free(struct hermon_sma *a)
+{
+	if (a->qp_ok)
+		(void)hermon_qp_destroy(&a->qp.pub);
+	if (a->mr_ok)
+		(void)hermon_mr_dereg(&a->mr.pub);
+	if (a->cq_ok)
+		(void)hermon_cq_destroy(&a->cq.pub);
+	if (a->pd_ok)
+		(void)hermon_pd_free(&a->pd.pub);
+	rte_free(a->buf);
+	rte_free(a);
+}
+
+/* The agent of @port: its objects, QP0 in RTS with every receive posted. */
+static struct hermon_sma *
+agent_new(struct hermon_dev *hd, uint8_t port)
+{
+	struct prdma_cq_init_attr ca = { .cqe = SMA_NRECV + SMA_NSEND };
+	size_t bytes = (size_t)SMA_NRECV * SMA_SLOT + (size_t)SMA_NSEND * HERMON_MAD_SIZE;
+	struct prdma_qp_init_attr qa;
+	struct hermon_sma *a;
+	uint32_t i;
+	int ret;
+
+	a = rte_zmalloc_socket("hermon_sma", sizeof(*a), 64, hd->pdev->socket_id);
+	if (a == NULL)
+		return NULL;
+	a->hd = hd;
+	a->port = port;
+	a->buf = rte_zmalloc_socket("hermon_sma_buf", bytes, 64, hd->pdev->socket_id);
+	if (a->buf == NULL)
+		goto err;
+	a->pd.pub.dev = hd->pdev;
+	if (hermon_pd_alloc(&a->pd.pub) < 0)
+		goto err;
+	a->pd_ok = true;
+	a->cq.pub.dev = hd->pdev;
+	a->cq.pub.event_fd = -1;
+	if (hermon_cq_create(&a->cq.pub, &ca) < 0)
+		goto err;
+	a->cq_ok = true;
+	a->mr.pub.dev = hd->pdev;
+	a->mr.pub.pd = &a->pd.pub;
+	a->mr.pub.addr = a->buf;
+	a->mr.pub.length = bytes;
+	a->mr.pub.access = PRDMA_ACCESS_LOCAL_WRITE;
+	if (hermon_mr_reg(&a->mr.pub) < 0)
+		goto err;
+	a->mr_ok = true;
+	memset(&qa, 0, sizeof(qa));
+	qa.qp_type = PRDMA_QPT_UD;
+	qa.send_cq = &a->cq.pub;
+	qa.recv_cq = &a->cq.pub;
+	qa.cap.max_send_wr = SMA_NSEND;
+	qa.cap.max_recv_wr = SMA_NRECV;
+	qa.cap.max_send_sge = 1;
+	qa.cap.max_recv_sge = 1;
+	qa.sq_sig_all = 1;
+	qa.create_flags = PRDMA_QP_CREATE_SMI;
+	a->qp.pub.dev = hd->pdev;
+	a->qp.pub.pd = &a->pd.pub;
+	a->qp.pub.send_cq = &a->cq.pub;
+	a->qp.pub.recv_cq = &a->cq.pub;
+	a->qp.pub.qp_type = PRDMA_QPT_UD;
+	a->qp.pub.state = PRDMA_QPS_RESET;
+	a->qp.sma_owned = true;
+	a->qp.gsi_port = port;
+	ret = hermon_qp_create(&a->qp.pub, &qa);
+	if (ret < 0)
+		goto err;
+	a->qp_ok = true;
+	if (qp_to(a, PRDMA_QPS_INIT, PRDMA_QP_PKEY_INDEX | PRDMA_QP_PORT | PRDMA_QP_QKEY) < 0 ||
+	    qp_to(a, PRDMA_QPS_RTR, 0) < 0 || qp_to(a, PRDMA_QPS_RTS, PRDMA_QP_SQ_PSN) < 0)
+		goto err;
+	for (i = 0; i < SMA_NRECV; i++)
+		if (post_recv(a, i) < 0)
+			goto err;
+	a->ah.pub.dev = hd->pdev;
+	a->ah.pub.pd = &a->pd.pub;
+	a->ah.pub.attr.port_num = port;
+	return a;
+err:
+	HERMON_LOG(ERR, "%s: port %u: no SMP agent: %s", hd->pdev->name, port,
+		   rte_strerror(rte_errno));
+	agent_free(a);
+	return NULL;
+}
+
+/*
+ * A directed-route SMP request received at an end node (IBA 14.2.2.2,
+ * C14-9; Linux smi_handle_dr_smp_recv and, since a CA forwards nothing,
+ * the send-side fix-up smi_handle_dr_smp_send applies before the SMA sees
+ * it). false: drop it.
+ */
+static bool
+dr_recv(uint8_t *mad, uint8_t port)
+{
+	uint8_t hop_ptr = mad[HERMON_MAD_HOP_PTR], hop_cnt = mad[HERMON_MAD_HOP_CNT];
+
+	/* a returning SMP is for an SM: there is none behind the agent */
+	if (hermon_mad_get16(mad + HERMON_MAD_STATUS) & HERMON_MAD_STATUS_D)
+		return false;
+	if (hop_cnt > SMA_DR_MAX_HOPS)
+		return false;
+	/* C14-9:1: the sender should have advanced the hop pointer */
+	if (hop_cnt != 0 && hop_ptr == 0)
+		return false;
+	/* C14-9:2: an intermediate hop; only a switch forwards */
+	if (hop_ptr != 0 && hop_ptr < hop_cnt)
+		return false;
+	/* C14-9:3: the end of the directed part; nothing LID routed may
+	 * follow at an end node (DrDLID permissive). The port it came in on
+	 * goes in the return path, and the hop pointer past the path */
+	if (hop_ptr == hop_cnt) {
+		if (hermon_mad_get16(mad + HERMON_SMP_DR_DLID) != HERMON_LID_PERMISSIVE)
+			return false;
+		if (hop_cnt != 0)
+			mad[HERMON_SMP_RET_PATH + hop_ptr] = port;
+		mad[HERMON_MAD_HOP_PTR] = (uint8_t)(hop_ptr + 1);
+		return true;
+	}
+	/* C14-9:4: the LID-routed part ended here; C14-9:5 anything else */
+	return hop_ptr == hop_cnt + 1;
+}
+
+/*
+ * The response going back from an end node (C14-13; Linux
+ * smi_handle_dr_smp_send with D set). false: drop it.
+ */
+static bool
+dr_send(uint8_t *mad, uint8_t port)
+{
+	uint8_t hop_ptr = mad[HERMON_MAD_HOP_PTR], hop_cnt = mad[HERMON_MAD_HOP_CNT];
+
+	/* C14-13:1: leave through the port the request came in on */
+	if (hop_cnt != 0 && hop_ptr == hop_cnt + 1) {
+		mad[HERMON_MAD_HOP_PTR] = --hop_ptr;
+		return mad[HERMON_SMP_RET_PATH + hop_ptr] == port;
+	}
+	/* C14-13:2: an intermediate hop; not an end node's */
+	if (hop_ptr >= 2 && hop_ptr <= hop_cnt)
+		return false;
+	/* C14-13:3: the end of the directed part, toward a DR SM */
+	if (hop_ptr == 1) {
+		mad[HERMON_MAD_HOP_PTR] = 0;
+		return hermon_mad_get16(mad + HERMON_SMP_DR_SLID) == HERMON_LID_PERMISSIVE;
+	}
+	/* C14-13:4: hop pointer 0 goes straight to the SM; C14-13:5 */
+	return hop_ptr == 0;
+}
+
+static void
+send_resp(struct hermon_sma *a, const uint8_t *resp, uint16_t dlid, uint8_t sl)
+{
+	uint8_t *p = send_slot(a, a->send_k);
+	struct prdma_sge sge = { .addr = (uintptr_t)p, .length = HERMON_MAD_SIZE,
+				 .lkey = a->mr.pub.lkey };
+	struct prdma_send_wr wr = {
+		.wr_id = a->send_k, .sg_list = &sge, .num_sge = 1, .opcode = PRDMA_WR_SEND,
+		.send_flags = PRDMA_SEND_SIGNALED,
+	};
+	const struct prdma_send_wr *bad;
+
+	if (dlid == 0 || a->sends_out >= SMA_NSEND) {
+		a->st.dropped++;
+		return;
+	}
+	memcpy(p, resp, HERMON_MAD_SIZE);
+	/* the header is built into the WQE now: the AH is free again after */
+	a->ah.pub.attr.dlid = dlid;
+	a->ah.pub.attr.sl = sl;
+	wr.wr.ud.ah = &a->ah.pub;
+	wr.wr.ud.remote_qpn = 0;
+	wr.wr.ud.remote_qkey = 0;
+	if (hermon_post_send(&a->qp.pub, &wr, &bad) != 0) {
+		a->st.dropped++;
+		return;
+	}
+	a->send_k++;
+	a->sends_out++;
+	a->st.answered++;
+}
+
+/* One SMP @mad received from @slid on SL @sl: to the SMA, the answer back. */
+static void
+handle_smp(struct hermon_sma *a, const uint8_t *rx, uint16_t slid, uint8_t sl)
+{
+	uint8_t in[HERMON_MAD_SIZE], out[HERMON_MAD_SIZE];
+	uint8_t cls = rx[HERMON_MAD_MGMT_CLASS], method = rx[HERMON_MAD_METHOD];
+	bool dr = cls == HERMON_MGMT_CLASS_SUBN_DR;
+
+	if (rx[HERMON_MAD_BASE_VERSION] != 1 || (cls != HERMON_MGMT_CLASS_SUBN_LID && !dr) ||
+	    (method != HERMON_MAD_METHOD_GET && method != HERMON_MAD_METHOD_SET &&
+	     method != SMA_METHOD_TRAP_REPRESS) ||
+	    hermon_mad_get16(rx + HERMON_MAD_ATTR_ID) == SMA_ATTR_SM_INFO) {
+		a->st.dropped++;
+		return;
+	}
+	memcpy(in, rx, sizeof(in));
+	if (dr && !dr_recv(in, a->port)) {
+		a->st.dr_dropped++;
+		return;
+	}
+	/* a received SMP: the firmware checks its M_Key (op_mod 0) */
+	if (hermon_cmd_mad_ifc(&a->hd->cmd, a->port, 0, in, out) < 0) {
+		a->st.dropped++;
+		return;
+	}
+	if (method == SMA_METHOD_TRAP_REPRESS)
+		return;
+	if (dr) {
+		/* the response travels back (Linux process_mad sets D) */
+		hermon_mad_put16(out + HERMON_MAD_STATUS,
+				 (uint16_t)(hermon_mad_get16(out + HERMON_MAD_STATUS) |
+					    HERMON_MAD_STATUS_D));
+		if (!dr_send(out, a->port)) {
+			a->st.dr_dropped++;
+			return;
+		}
+	}
+	/* to where it came from (Linux agent_send_response: AH from the wc) */
+	send_resp(a, out, slid, sl);
+}
+
+/* Drain the agent's CQ; the number of completions taken. */
+static unsigned int
+agent_step(struct hermon_sma *a)
+{
+	unsigned int n = 0;
+
+	for (;;) {
+		const uint8_t *e = a->cq.buf + ((size_t)(a->cq.ci & a->cq.mask) << 5);
+		uint16_t slid;
+		struct prdma_wc wc;
+
+		if (((e[31] >> 7) ^ (a->cq.ci >> a->cq.log)) & 1)
+			break;
+		hermon_barrier_cqe_owner_before_data();
+		/* the SLID is the CQE's, which prdma_wc does not carry */
+		slid = (uint16_t)HERMON_GET((const struct hermon_prm_completion_queue_entry *)e,
+					    completion_queue_entry, slid_smac47_32);
+		if (hermon_poll_cq(&a->cq.pub, 1, &wc) != 1)
+			break;
+		n++;
+		if (wc.opcode != PRDMA_WC_RECV) {
+			if (a->sends_out > 0)
+				a->sends_out--;
+			if (wc.status != PRDMA_WC_SUCCESS)
+				a->broken = true;
+			continue;
+		}
+		if (wc.status != PRDMA_WC_SUCCESS) {
+			a->broken = true;
+			continue;
+		}
+		a->st.received++;
+		if (wc.byte_len >= SMA_SLOT && wc.wr_id < SMA_NRECV)
+			handle_smp(a, recv_slot(a, (uint32_t)wc.wr_id) + HERMON_GRH_LEN, slid,
+				   wc.sl);
+		else
+			a->st.dropped++;
+		if (post_recv(a, (uint32_t)wc.wr_id) < 0)
+			a->broken = true;
+	}
+	return n;
+}
+
+static bool
+port_wants_agent(const struct hermon_dev *hd, uint8_t port)
+{
+	return hd->sqp_base != 0 && port <= hd->caps.num_ports &&
+		hd->port[port - 1].type == HERMON_PORT_TYPE_IB && hd->port[port - 1].up;
+}
+
+/* Start @port's agent if its QP0 is free; sma_lock held. */
+static void
+agent_start_locked(struct hermon_dev *hd, uint8_t port)
+{
+	bool free_slot;
+
+	if (hd->sma_closing || hd->sma[port - 1] != NULL || !port_wants_agent(hd, port))
+		return;
+	pthread_mutex_lock(&hd->ev_lock);
+	free_slot = hd->smi[port - 1] == NULL;
+	pthread_mutex_unlock(&hd->ev_lock);
+	if (free_slot)
+		hd->sma[port - 1] = agent_new(hd, port);
+}
+
+static void
+agent_stop_locked(struct hermon_dev *hd, uint8_t port)
+{
+	if (hd->sma[port - 1] != NULL) {
+		agent_free(hd->sma[port - 1]);
+		hd->sma[port - 1] = NULL;
+	}
+}
+
+static uint32_t
+sma_thread(void *arg)
+{
+	struct hermon_dev *hd = arg;
+
+	while (!hd->sma_quit) {
+		struct timespec ts = { 0, SMA_POLL_NS };
+		unsigned int n = 0;
+		uint8_t p;
+
+		pthread_mutex_lock(&hd->sma_lock);
+		for (p = 1; p <= HERMON_MAX_PORTS; p++) {
+			struct hermon_sma *a = hd->sma[p - 1];
+
+			if (a == NULL || hd->fatal)
+				continue;
+			n += agent_step(a);
+			if (a->broken) {
+				HERMON_LOG(WARNING, "%s: port %u: SMP agent's QP0 failed, "
+					   "restarting it", hd->pdev->name, p);
+				agent_stop_locked(hd, p);
+				agent_start_locked(hd, p);
+			}
+		}
+		pthread_mutex_unlock(&hd->sma_lock);
+		if (n == 0)
+			nanosleep(&ts, NULL);
+	}
+	return 0;
+}
+
+static void *
+sma_thread_fn(void *arg)
+{
+	(void)sma_thread(arg);
+	return NULL;
+}
+
+int
+hermon_sma_start(struct hermon_dev *hd)
+{
+	char name[RTE_MAX_THREAD_NAME_LEN];
+	bool any = false;
+	uint8_t p;
+	int ret;
+
+	pthread_mutex_lock(&hd->sma_lock);
+	for (p = 1; p <= HERMON_MAX_PORTS; p++) {
+		agent_start_locked(hd, p);
+		any |= hd->sma[p - 1] != NULL;
+	}
+	pthread_mutex_unlock(&hd->sma_lock);
+	if (!any && !port_wants_agent(hd, 1) && !port_wants_agent(hd, 2))
+		return 0;
+	hd->sma_quit = false;
+	snprintf(name, sizeof(name), "hermon-sma");
+	ret = rte_ctrl_thread_create(&hd->sma_thread, name, NULL, sma_thread_fn, hd);
+	if (ret != 0) {
+		HERMON_LOG(ERR, "%s: no SMP agent thread: %s", hd->pdev->name, strerror(ret));
+		hermon_sma_stop(hd);
+		rte_errno = ret;
+		return -ret;
+	}
+	hd->sma_thread_on = true;
+	return 0;
+}
+
+void
+hermon_sma_stop(struct hermon_dev *hd)
+{
+	uint8_t p;
+
+	hd->sma_closing = true;
+	if (hd->sma_thread_on) {
+		hd->sma_quit = true;
+		pthread_join(hd->sma_thread, NULL);
+		hd->sma_thread_on = false;
+	}
+	pthread_mutex_lock(&hd->sma_lock);
+	for (p = 1; p <= HERMON_MAX_PORTS; p++)
+		agent_stop_locked(hd, p);
+	pthread_mutex_unlock(&hd->sma_lock);
+}
+
+void
+hermon_sma_yield(struct hermon_dev *hd, uint8_t port)
+{
+	if (port < 1 || port > HERMON_MAX_PORTS)
+		return;
+	pthread_mutex_lock(&hd->sma_lock);
+	agent_stop_locked(hd, port);
+	pthread_mutex_unlock(&hd->sma_lock);
+}
+
+void
+hermon_sma_resume(struct hermon_dev *hd, uint8_t port)
+{
+	if (port < 1 || port > HERMON_MAX_PORTS)
+		return;
+	pthread_mutex_lock(&hd->sma_lock);
+	agent_start_locked(hd, port);
+	pthread_mutex_unlock(&hd->sma_lock);
+}
+
+int
+hermon_sma_get_stats(struct hermon_dev *hd, uint8_t port, struct hermon_sma_stats *st)
+{
+	int ret = 0;
+
+	if (port < 1 || port > HERMON_MAX_PORTS) {
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	pthread_mutex_lock(&hd->sma_lock);
+	if (hd->sma[port - 1] != NULL)
+		*st = hd->sma[port - 1]->st;
+	else
+		ret = -ENOENT;
+	pthread_mutex_unlock(&hd->sma_lock);
+	if (ret < 0)
+		rte_errno = ENOENT;
+	return ret;
+}
