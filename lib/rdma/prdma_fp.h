@@ -250,9 +250,13 @@ typedef int (*prdma_poll_cq_t)(struct prdma_cq *cq, uint16_t nb,
 typedef int (*prdma_peek_cq_t)(struct prdma_cq *cq);
 
 struct prdma_wr_tmpl;
+struct prdma_tmpl_req;
 typedef int (*prdma_post_tmpl_t)(struct prdma_qp *qp, const struct prdma_wr_tmpl *t,
 				 const void *data, uint32_t len, uint64_t remote_addr,
 				 uint64_t wr_id);
+typedef int (*prdma_post_tmpl_burst_t)(struct prdma_qp *qp, const struct prdma_wr_tmpl *t,
+				       const struct prdma_tmpl_req *req, uint16_t nb,
+				       uint16_t *posted);
 
 /**
  * @internal Kinds of object handle, for the validity marker below.
@@ -427,6 +431,8 @@ struct prdma_wr_tmpl {
 	struct prdma_qp *qp;
 	/** @internal the provider's post, or the library's (prdma_post_template) */
 	prdma_post_tmpl_t post;
+	/** @internal the same for prdma_post_template_burst */
+	prdma_post_tmpl_burst_t post_burst;
 	uint32_t max_len;                  /**< bytes one post may carry */
 	uint32_t flags;                    /**< as created (0 today) */
 	/** @internal next template of the same QP */
@@ -494,6 +500,38 @@ prdma_post_template(struct prdma_qp *qp, const struct prdma_wr_tmpl *t,
 		     len > t->max_len))
 		return prdma__post_template_bad();
 	return t->post(qp, t, data, len, remote_addr, wr_id);
+}
+
+/** One request of prdma_post_template_burst: what changes per post. */
+struct prdma_tmpl_req {
+	const void *data;
+	uint64_t remote_addr;
+	uint64_t wr_id;
+	uint32_t len;
+	uint32_t reserved;
+};
+
+/**
+ * Post the @p nb requests of @p req from template @p t with one doorbell:
+ * each as prdma_post_template would post it, the QP's state and the ring
+ * room checked once for the burst.
+ *
+ * @return 0 when all @p nb were posted (also for nb == 0), or a negative
+ *   errno (also in rte_errno) with *@p posted the number posted before the
+ *   request that failed (req[*posted]): the errors of prdma_post_template
+ *   (-EINVAL for a bad template, *@p posted 0, or a request longer than
+ *   t->max_len; -ENOMEM for the first request that does not fit; -EBADMSG).
+ *   *@p posted is nb on success.
+ */
+static inline int
+prdma_post_template_burst(struct prdma_qp *qp, const struct prdma_wr_tmpl *t,
+			  const struct prdma_tmpl_req *req, uint16_t nb, uint16_t *posted)
+{
+	if (unlikely(!prdma__obj_live(t, PRDMA__OBJ_TMPL) || t->qp != qp)) {
+		*posted = 0;
+		return prdma__post_template_bad();
+	}
+	return t->post_burst(qp, t, req, nb, posted);
 }
 
 #ifdef __cplusplus

@@ -112,7 +112,8 @@ struct prdma_dev_ops {
 	/**
 	 * Optional: prepare a work-request template the library has
 	 * validated (t->qp, t->proto, t->max_len set): prebuild what the
-	 * provider needs in t->prov and set t->post to the provider's post.
+	 * provider needs in t->prov and set t->post (and t->post_burst, or
+	 * leave the library's loop over t->post) to the provider's posts.
 	 * -ENOTSUP (or NULL) leaves t->post the library's, which builds a
 	 * prdma_send_wr and calls post_send.
 	 */
@@ -233,6 +234,10 @@ int prdma_fp_generic_post_send_burst(struct prdma_qp *qp, const struct prdma_sen
 int prdma_fp_generic_post_template(struct prdma_qp *qp, const struct prdma_wr_tmpl *t,
 				   const void *data, uint32_t len, uint64_t remote_addr,
 				   uint64_t wr_id);
+/** The library's template burst: each request through t->post. */
+int prdma_fp_generic_post_template_burst(struct prdma_qp *qp, const struct prdma_wr_tmpl *t,
+					 const struct prdma_tmpl_req *req, uint16_t nb,
+					 uint16_t *posted);
 
 /**
  * True when [addr, addr+len) lies in DPDK memory that a device can reach

@@ -38,12 +38,25 @@ tmpl_post_unbound(struct prdma_qp *qp, const struct prdma_wr_tmpl *t, const void
 	return prdma_err(EINVAL);
 }
 
+static int
+tmpl_post_burst_unbound(struct prdma_qp *qp, const struct prdma_wr_tmpl *t,
+			const struct prdma_tmpl_req *req, uint16_t nb, uint16_t *posted)
+{
+	RTE_SET_USED(qp);
+	RTE_SET_USED(t);
+	RTE_SET_USED(req);
+	RTE_SET_USED(nb);
+	*posted = 0;
+	return prdma_err(EINVAL);
+}
+
 /* Unbind: a later post fails with EINVAL, whatever QP it names. */
 static void
 tmpl_unbind(struct prdma_wr_tmpl *t)
 {
-	/* the post first, so that qp == NULL never reaches a provider's */
+	/* the posts first, so that qp == NULL never reaches a provider's */
 	__atomic_store_n(&t->post, tmpl_post_unbound, __ATOMIC_RELEASE);
+	__atomic_store_n(&t->post_burst, tmpl_post_burst_unbound, __ATOMIC_RELEASE);
 	__atomic_store_n(&t->qp, NULL, __ATOMIC_RELEASE);
 	t->lib_next = NULL;
 }
@@ -131,9 +144,11 @@ prdma_wr_template_create(struct prdma_qp *qp, const struct prdma_send_wr *proto,
 	t->sge.addr = 0;
 	t->proto.sg_list = &t->sge;
 	t->post = prdma_fp_generic_post_template;
+	t->post_burst = prdma_fp_generic_post_template_burst;
 	ret = dev->ops->wr_tmpl_create(qp, t);
 	if (ret == -ENOTSUP) {
 		t->post = prdma_fp_generic_post_template;
+		t->post_burst = prdma_fp_generic_post_template_burst;
 		ret = 0;
 	}
 	if (ret < 0) {
@@ -214,4 +229,34 @@ prdma_fp_generic_post_template(struct prdma_qp *qp, const struct prdma_wr_tmpl *
 	    wr.opcode == PRDMA_WR_RDMA_READ)
 		wr.wr.rdma.remote_addr = remote_addr;
 	return prdma_fp_ops[qp->dev_id].post_send(qp, &wr, &bad);
+}
+
+/*
+ * The burst for a template without the provider's own: each request
+ * through the template's post (the provider's or the library's), so that
+ * the errors are exactly prdma_post_template's.
+ */
+int
+prdma_fp_generic_post_template_burst(struct prdma_qp *qp, const struct prdma_wr_tmpl *t,
+				     const struct prdma_tmpl_req *req, uint16_t nb,
+				     uint16_t *posted)
+{
+	prdma_post_tmpl_t post = t->post;
+	uint16_t i;
+	int ret;
+
+	for (i = 0; i < nb; i++) {
+		if (unlikely(req[i].len > t->max_len)) {
+			ret = prdma_err(EINVAL);
+			goto fail;
+		}
+		ret = post(qp, t, req[i].data, req[i].len, req[i].remote_addr, req[i].wr_id);
+		if (unlikely(ret != 0))
+			goto fail;
+	}
+	*posted = nb;
+	return 0;
+fail:
+	*posted = i;
+	return ret;
 }

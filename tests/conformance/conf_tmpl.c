@@ -4,7 +4,7 @@
 
 /*
  * The contract of work-request templates (prdma_wr_template_create,
- * prdma_post_template, prdma_wr_template_destroy): a request validated
+ * prdma_post_template, prdma_post_template_burst, prdma_wr_template_destroy): a request validated
  * once, posted with only its data, length, remote address and wr_id, with
  * the errors of prdma_post_send (-EINVAL, -ENOMEM, -EBADMSG and rte_errno),
  * and EINVAL for a template used on another QP, after its destroy or after
@@ -202,6 +202,7 @@ test_tmpl_ud(void **state)
 	struct conf_pair p;
 	struct prdma_wc wc;
 
+	CONF_REQUIRE_CAP(CONF_A, PRDMA_DEV_CAP_UD);
 	conf_opts_default(&o, PRDMA_QPT_UD);
 	conf_pair_make(ctx, &p, &o);
 	conf_buf_make(ctx, &a, CONF_A->pd, 4096, T_ACCESS);
@@ -412,6 +413,122 @@ test_tmpl_post_errors(void **state)
 	conf_forget(ctx, t);
 }
 
+/*
+ * prdma_post_template_burst: sixteen inline WRITEs in one call complete in
+ * order and land; nb == 0 posts nothing; a request past max_len stops the
+ * burst there (-EINVAL, *posted the ones before it, which complete); more
+ * than the ring holds is -ENOMEM at the first that does not fit; before
+ * RTS -EBADMSG; another QP's template -EINVAL with nothing posted.
+ */
+static void
+test_tmpl_burst(void **state)
+{
+	struct conf_ctx *ctx = *state;
+	struct prdma_tmpl_req req[64];
+	struct prdma_wr_tmpl *t, *ts, *tr;
+	struct prdma_qp_init_attr ia;
+	struct prdma_send_wr pr;
+	struct prdma_sge ps;
+	struct conf_qp_opts o;
+	struct conf_buf a, b;
+	struct conf_pair p, q;
+	struct prdma_qp *rqp;
+	struct prdma_wc wc;
+	uint16_t posted;
+	uint32_t k, cap;
+	char what[64];
+
+	conf_opts_default(&o, PRDMA_QPT_RC);
+	conf_pair_make(ctx, &p, &o);
+	conf_buf_make(ctx, &a, CONF_A->pd, 8192, T_ACCESS);
+	conf_buf_make(ctx, &b, CONF_B->pd, 8192, T_ACCESS);
+	proto_init(&pr, &ps, PRDMA_WR_RDMA_WRITE, 64, a.mr->lkey, PRDMA_SEND_INLINE);
+	pr.wr.rdma.rkey = b.mr->rkey;
+	t = tmpl_make(ctx, p.s[0].qp, &pr, "inline WRITE");
+	for (k = 0; k < 16; k++) {
+		memset(a.p + 64 * k, 0x10 + k, 64);
+		req[k].data = a.p + 64 * k;
+		req[k].len = 1 + (k * 13) % 64;
+		req[k].remote_addr = (uintptr_t)(b.p + 128 * k);
+		req[k].wr_id = 500 + k;
+		req[k].reserved = 0;
+	}
+	posted = 99;
+	CONF_EQ("burst of 0", 0, prdma_post_template_burst(p.s[0].qp, t, req, 0, &posted));
+	CONF_EQ("burst of 0: posted", 0, posted);
+	conf_expect_no_wc(p.s[0].scq, 1, "a burst of 0");
+	conf_check_rc(prdma_post_template_burst(p.s[0].qp, t, req, 16, &posted), 0,
+		      "template burst");
+	CONF_EQ("posted", 16, posted);
+	for (k = 0; k < 16; k++) {
+		snprintf(what, sizeof(what), "template burst request %u", k);
+		conf_expect_wc(p.s[0].scq, &wc, what, 500 + k, PRDMA_WC_SUCCESS,
+			       PRDMA_WC_RDMA_WRITE);
+		conf_check_bytes(b.p + 128 * k, req[k].len, 0x10 + k, what);
+	}
+	/* the third request too long: two posted */
+	req[2].len = 65;
+	rte_errno = 0;
+	conf_check_rc(prdma_post_template_burst(p.s[0].qp, t, req, 4, &posted), -EINVAL,
+		      "a burst whose third request is past max_len");
+	CONF_EQ("too long: rte_errno", EINVAL, rte_errno);
+	CONF_EQ("too long: posted", 2, posted);
+	conf_expect_wc(p.s[0].scq, &wc, "first of the stopped burst", 500, PRDMA_WC_SUCCESS,
+		       PRDMA_WC_RDMA_WRITE);
+	conf_expect_wc(p.s[0].scq, &wc, "second of the stopped burst", 501, PRDMA_WC_SUCCESS,
+		       PRDMA_WC_RDMA_WRITE);
+	conf_expect_no_wc(p.s[0].scq, 1, "the requests from the too long one on");
+	req[2].len = 8;
+
+	/* another QP's template */
+	rte_errno = 0;
+	posted = 99;
+	conf_check_rc(prdma_post_template_burst(p.s[1].qp, t, req, 4, &posted), -EINVAL,
+		      "a burst through another QP's template");
+	CONF_EQ("wrong QP: rte_errno", EINVAL, rte_errno);
+	CONF_EQ("wrong QP: posted", 0, posted);
+
+	/* a full ring: SENDs with no receive at B, RNR retried forever */
+	o.max_send_wr = 8;
+	conf_pair_make(ctx, &q, &o);
+	CONF_EQ("qp_query", 0, prdma_qp_query(q.s[0].qp, NULL, &ia));
+	cap = ia.cap.max_send_wr;
+	if (cap + 1 > RTE_DIM(req)) {
+		print_message("[ SKIP ] send queue of %u is deeper than this test\n", cap);
+		skip();
+	}
+	proto_init(&pr, &ps, PRDMA_WR_SEND, 64, a.mr->lkey, PRDMA_SEND_INLINE);
+	ts = tmpl_make(ctx, q.s[0].qp, &pr, "SEND");
+	for (k = 0; k <= cap; k++) {
+		req[k].data = a.p;
+		req[k].len = 8;
+		req[k].remote_addr = 0;
+		req[k].wr_id = 700 + k;
+	}
+	rte_errno = 0;
+	conf_check_rc(prdma_post_template_burst(q.s[0].qp, ts, req, (uint16_t)(cap + 1),
+						&posted), -ENOMEM,
+		      "a template burst of max_send_wr + 1");
+	CONF_EQ("full: rte_errno", ENOMEM, rte_errno);
+	CONF_EQ("full: posted", cap, posted);
+	for (k = 0; k < cap; k++)
+		conf_post_recv(q.s[1].qp, k, b.p, 4096, b.mr->lkey, "receive");
+	for (k = 0; k < cap; k++)
+		conf_expect_wc(q.s[0].scq, &wc, "SEND that fitted", 700 + k, PRDMA_WC_SUCCESS,
+			       PRDMA_WC_SEND);
+	conf_expect_no_wc(q.s[0].scq, 1, "the SEND that did not fit");
+
+	/* before RTS */
+	rqp = conf_qp(ctx, CONF_A, NULL, &o, q.s[0].scq, q.s[0].scq, NULL);
+	tr = tmpl_make(ctx, rqp, &pr, "SEND in RESET");
+	rte_errno = 0;
+	conf_check_rc(prdma_post_template_burst(rqp, tr, req, 2, &posted), -EBADMSG,
+		      "a template burst in RESET");
+	CONF_EQ("RESET: rte_errno", EBADMSG, rte_errno);
+	CONF_EQ("RESET: posted", 0, posted);
+	conf_expect_no_wc(q.s[0].scq, 1, "a burst refused in RESET");
+}
+
 int
 conf_group_tmpl(void)
 {
@@ -425,6 +542,8 @@ conf_group_tmpl(void)
 		cmocka_unit_test_setup_teardown(test_tmpl_create_errors, conf_test_setup,
 						conf_test_teardown),
 		cmocka_unit_test_setup_teardown(test_tmpl_post_errors, conf_test_setup,
+						conf_test_teardown),
+		cmocka_unit_test_setup_teardown(test_tmpl_burst, conf_test_setup,
 						conf_test_teardown),
 	};
 
