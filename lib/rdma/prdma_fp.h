@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <sys/queue.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_common.h>
 #include <rte_errno.h>
 
@@ -199,6 +200,8 @@ struct prdma_qp {
 	struct prdma_srq *srq;
 	void *qp_context;
 	TAILQ_ENTRY(prdma_qp) lib_entry;   /**< @internal device's QP list */
+	/** @internal templates bound to the QP (control path, device lock) */
+	struct prdma_wr_tmpl *lib_tmpl;
 };
 
 /** The public head of a CQ. */
@@ -246,6 +249,15 @@ typedef int (*prdma_poll_cq_t)(struct prdma_cq *cq, uint16_t nb,
 			       struct prdma_wc *wc);
 typedef int (*prdma_peek_cq_t)(struct prdma_cq *cq);
 
+struct prdma_wr_tmpl;
+struct prdma_tmpl_req;
+typedef int (*prdma_post_tmpl_t)(struct prdma_qp *qp, const struct prdma_wr_tmpl *t,
+				 const void *data, uint32_t len, uint64_t remote_addr,
+				 uint64_t wr_id);
+typedef int (*prdma_post_tmpl_burst_t)(struct prdma_qp *qp, const struct prdma_wr_tmpl *t,
+				       const struct prdma_tmpl_req *req, uint16_t nb,
+				       uint16_t *posted);
+
 /**
  * @internal Kinds of object handle, for the validity marker below.
  */
@@ -257,13 +269,14 @@ enum prdma__obj_kind {
 	PRDMA__OBJ_SRQ,
 	PRDMA__OBJ_QP,
 	PRDMA__OBJ_AH,
+	PRDMA__OBJ_TMPL,
 };
 
 /** @internal A live object's marker: "PRD" and its kind. */
 #define PRDMA__OBJ_MAGIC(kind) (0x50524400u | (uint32_t)(kind))
 
 /** @internal Number of object kinds, for per-kind tables. */
-#define PRDMA__OBJ_KINDS (PRDMA__OBJ_AH + 1)
+#define PRDMA__OBJ_KINDS (PRDMA__OBJ_TMPL + 1)
 
 /**
  * @internal Every object handle (PD, MR, MW, CQ, SRQ, QP, AH) is preceded
@@ -403,6 +416,122 @@ prdma_cq_peek(struct prdma_cq *cq)
 		return 0;
 #endif
 	return prdma_fp_ops[cq->dev_id].peek_cq(cq);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Work-request templates                                                    */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * A send work request validated once and bound to one QP
+ * (prdma_wr_template_create). Fields are read-only for the application.
+ */
+struct prdma_wr_tmpl {
+	/** the bound QP; NULL once that QP is destroyed */
+	struct prdma_qp *qp;
+	/** @internal the provider's post, or the library's (prdma_post_template) */
+	prdma_post_tmpl_t post;
+	/** @internal the same for prdma_post_template_burst */
+	prdma_post_tmpl_burst_t post_burst;
+	uint32_t max_len;                  /**< bytes one post may carry */
+	uint32_t flags;                    /**< as created (0 today) */
+	/** @internal next template of the same QP */
+	struct prdma_wr_tmpl *lib_next;
+	/** @internal the device whose memory holds it */
+	struct prdma_dev *lib_dev;
+	/** the prototype as validated; sg_list points at @c sge */
+	struct prdma_send_wr proto;
+	struct prdma_sge sge;
+	/** @internal the provider's prebuilt segments */
+	uint64_t prov[12] __rte_aligned(16);
+};
+
+/**
+ * Validate @p proto once for @p qp and return a template that posts it
+ * with only the data, its length, the remote address and the wr_id given
+ * per post (prdma_post_template).
+ *
+ * @p proto: @c next NULL; @c num_sge 1, whose @c length is the most bytes a
+ * post may carry and whose @c lkey is used for every post (its @c addr is
+ * ignored); an opcode among SEND, SEND_WITH_IMM, RDMA_WRITE,
+ * RDMA_WRITE_WITH_IMM and RDMA_READ that the QP type takes (UD: SEND and
+ * SEND_WITH_IMM, with its @c wr.ud); PRDMA_SEND_* flags only; with
+ * PRDMA_SEND_INLINE, a length within the QP's max_inline_data (not for
+ * READ). @c wr.rdma.rkey, @c imm_data and the send flags are fixed for the
+ * template. @p flags must be 0.
+ *
+ * A template belongs to its QP: destroying the QP leaves it unbound (a post
+ * through it fails with EINVAL) and it must still be destroyed with
+ * prdma_wr_template_destroy. Control path (takes the device lock).
+ *
+ * @return the template, or NULL with rte_errno: EINVAL (a bad QP, request
+ *   or flags), ENOMEM.
+ */
+struct prdma_wr_tmpl *prdma_wr_template_create(struct prdma_qp *qp,
+					       const struct prdma_send_wr *proto,
+					       uint32_t flags);
+
+/** Destroy a template. @return 0, or -EINVAL (not a live template). */
+int prdma_wr_template_destroy(struct prdma_wr_tmpl *t);
+
+/** @internal The failure of a post through a bad template: EINVAL. */
+int prdma__post_template_bad(void);
+
+/**
+ * Post one request from template @p t on @p qp: @p len bytes at @p data
+ * (copied now for an inline template; else a local buffer under the
+ * template's lkey), to @p remote_addr (RDMA opcodes; ignored for SEND),
+ * completed with @p wr_id. Only what changes per request is written; the
+ * rest was validated and, on a provider that supports it, prebuilt when the
+ * template was created. Fast path: no lock, no allocation.
+ *
+ * @return 0, or a negative errno (also in rte_errno), as prdma_post_send:
+ *   -EINVAL @p t is not a live template bound to @p qp (another QP's, a
+ *   destroyed template, a template of a destroyed QP) or @p len exceeds
+ *   t->max_len; -ENOMEM send queue full; -EBADMSG QP in a state that does
+ *   not allow posting.
+ */
+static inline int
+prdma_post_template(struct prdma_qp *qp, const struct prdma_wr_tmpl *t,
+		    const void *data, uint32_t len, uint64_t remote_addr, uint64_t wr_id)
+{
+	/* an unbound template (QP destroyed) has qp NULL and a post that fails */
+	if (unlikely(!prdma__obj_live(t, PRDMA__OBJ_TMPL) || t->qp != qp ||
+		     len > t->max_len))
+		return prdma__post_template_bad();
+	return t->post(qp, t, data, len, remote_addr, wr_id);
+}
+
+/** One request of prdma_post_template_burst: what changes per post. */
+struct prdma_tmpl_req {
+	const void *data;
+	uint64_t remote_addr;
+	uint64_t wr_id;
+	uint32_t len;
+	uint32_t reserved;
+};
+
+/**
+ * Post the @p nb requests of @p req from template @p t with one doorbell:
+ * each as prdma_post_template would post it, the QP's state and the ring
+ * room checked once for the burst.
+ *
+ * @return 0 when all @p nb were posted (also for nb == 0), or a negative
+ *   errno (also in rte_errno) with *@p posted the number posted before the
+ *   request that failed (req[*posted]): the errors of prdma_post_template
+ *   (-EINVAL for a bad template, *@p posted 0, or a request longer than
+ *   t->max_len; -ENOMEM for the first request that does not fit; -EBADMSG).
+ *   *@p posted is nb on success.
+ */
+static inline int
+prdma_post_template_burst(struct prdma_qp *qp, const struct prdma_wr_tmpl *t,
+			  const struct prdma_tmpl_req *req, uint16_t nb, uint16_t *posted)
+{
+	if (unlikely(!prdma__obj_live(t, PRDMA__OBJ_TMPL) || t->qp != qp)) {
+		*posted = 0;
+		return prdma__post_template_bad();
+	}
+	return t->post_burst(qp, t, req, nb, posted);
 }
 
 #ifdef __cplusplus

@@ -80,6 +80,7 @@ obj_size_of(const struct prdma_dev *dev, uint32_t kind)
 	case PRDMA__OBJ_SRQ: return dev->obj_size.srq;
 	case PRDMA__OBJ_QP: return dev->obj_size.qp;
 	case PRDMA__OBJ_AH: return dev->obj_size.ah;
+	case PRDMA__OBJ_TMPL: return sizeof(struct prdma_wr_tmpl);
 	default: return 0;
 	}
 }

@@ -68,6 +68,9 @@ static int
 unsup_ah_modify(struct prdma_ah *ah, const struct prdma_ah_attr *a)
 { RTE_SET_USED(ah); RTE_SET_USED(a); return -ENOTSUP; }
 
+static int unsup_tmpl(struct prdma_qp *qp, struct prdma_wr_tmpl *t)
+{ RTE_SET_USED(qp); RTE_SET_USED(t); return -ENOTSUP; }
+
 #define FILL(field, fn) do { if (o->field == NULL) o->field = fn; } while (0)
 
 int
@@ -97,6 +100,7 @@ prdma_ops_complete(struct prdma_dev *dev)
 	FILL(qp_modify, unsup_qp_modify);
 	FILL(qp_query, unsup_qp_query);
 	FILL(qp_destroy, unsup_qp);
+	FILL(wr_tmpl_create, unsup_tmpl);
 	FILL(mcast_attach, unsup_mcast);
 	FILL(mcast_detach, unsup_mcast);
 	FILL(ah_create, unsup_ah);

@@ -50,4 +50,7 @@ prdma__obj_check(const void *obj, enum prdma__obj_kind kind)
 	return prdma__obj_live(obj, kind) ? 0 : prdma_err(EINVAL);
 }
 
+/* prdma_tmpl.c: at QP destroy (device lock held), unbind its templates. */
+void prdma__tmpl_unbind_all(struct prdma_qp *qp);
+
 #endif /* PRDMA_PRIVATE_H */

@@ -110,6 +110,15 @@ struct prdma_dev_ops {
 	int (*qp_query)(struct prdma_qp *qp, struct prdma_qp_attr *attr);
 	/** Destroy; flush outstanding work to the CQs first. */
 	int (*qp_destroy)(struct prdma_qp *qp);
+	/**
+	 * Optional: prepare a work-request template the library has
+	 * validated (t->qp, t->proto, t->max_len set): prebuild what the
+	 * provider needs in t->prov and set t->post (and t->post_burst, or
+	 * leave the library's loop over t->post) to the provider's posts.
+	 * -ENOTSUP (or NULL) leaves t->post the library's, which builds a
+	 * prdma_send_wr and calls post_send.
+	 */
+	int (*wr_tmpl_create)(struct prdma_qp *qp, struct prdma_wr_tmpl *t);
 
 	/** Fill the counters the provider keeps; set missing_mask bits for
 	 * the others (the library adds the CM and CQ-error counters). */
@@ -216,6 +225,20 @@ int prdma_fp_dummy_peek_cq(struct prdma_cq *cq);
 /** The library's burst post: each request through the device's post_send. */
 int prdma_fp_generic_post_send_burst(struct prdma_qp *qp, const struct prdma_send_wr *wr,
 				     uint16_t nb, const struct prdma_send_wr **bad_wr);
+
+/**
+ * The library's template post (what t->post is unless the provider's
+ * wr_tmpl_create set its own): a prdma_send_wr from t->proto with the
+ * per-post fields, through the device's post_send. Providers may call it
+ * for the requests their own post does not take.
+ */
+int prdma_fp_generic_post_template(struct prdma_qp *qp, const struct prdma_wr_tmpl *t,
+				   const void *data, uint32_t len, uint64_t remote_addr,
+				   uint64_t wr_id);
+/** The library's template burst: each request through t->post. */
+int prdma_fp_generic_post_template_burst(struct prdma_qp *qp, const struct prdma_wr_tmpl *t,
+					 const struct prdma_tmpl_req *req, uint16_t nb,
+					 uint16_t *posted);
 
 /**
  * True when [addr, addr+len) lies in DPDK memory that a device can reach

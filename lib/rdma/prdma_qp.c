@@ -225,6 +225,7 @@ prdma_qp_destroy(struct prdma_qp *qp)
 	/* Again under the lock: another thread's destroy may have won. */
 	ret = prdma__obj_live(qp, PRDMA__OBJ_QP) ? dev->ops->qp_destroy(qp) : -EINVAL;
 	if (ret == 0) {
+		prdma__tmpl_unbind_all(qp);
 		TAILQ_REMOVE(&dev->qps, qp, lib_entry);
 		qp->pd->users--;
 		qp->send_cq->users--;

@@ -73,6 +73,7 @@ enum conf_obj_kind {
 	CONF_OBJ_SRQ,
 	CONF_OBJ_AH,
 	CONF_OBJ_QP,
+	CONF_OBJ_TMPL,
 };
 
 #define CONF_MAX_OBJ 64
@@ -226,5 +227,6 @@ int conf_group_mr(void);
 int conf_group_post(void);
 int conf_group_mcast(void);
 int conf_group_burst(void);
+int conf_group_tmpl(void);
 
 #endif /* CONF_H */

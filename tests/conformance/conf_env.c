@@ -194,6 +194,8 @@ obj_release(struct conf_obj *o)
 		return prdma_ah_destroy(o->ptr);
 	case CONF_OBJ_QP:
 		return prdma_qp_destroy(o->ptr);
+	case CONF_OBJ_TMPL:
+		return prdma_wr_template_destroy(o->ptr);
 	}
 	return -EINVAL;
 }
@@ -202,7 +204,7 @@ int
 conf_test_teardown(void **state)
 {
 	static const char *const names[] = {
-		"memory", "PD", "CQ", "MR", "MW", "SRQ", "AH", "QP",
+		"memory", "PD", "CQ", "MR", "MW", "SRQ", "AH", "QP", "template",
 	};
 	struct conf_ctx *ctx = *state;
 	int ret, failed = 0;

@@ -42,6 +42,7 @@ main(void)
 	failed += conf_group_mr();
 	failed += conf_group_post();
 	failed += conf_group_burst();
+	failed += conf_group_tmpl();
 	failed += conf_group_mcast();
 
 	for (i = 0; i < RTE_DIM(conf_devs); i++) {

@@ -54,7 +54,8 @@ fp_connect(struct prdma_qp *qp, const union prdma_gid *gid, uint32_t rqpn)
 	memset(&a, 0, sizeof(a));
 	a.qp_state = PRDMA_QPS_INIT;
 	a.port_num = 1;
-	a.qp_access_flags = PRDMA_ACCESS_LOCAL_WRITE | PRDMA_ACCESS_REMOTE_WRITE;
+	a.qp_access_flags = PRDMA_ACCESS_LOCAL_WRITE | PRDMA_ACCESS_REMOTE_WRITE |
+		PRDMA_ACCESS_REMOTE_READ;
 	assert_int_equal(prdma_qp_modify(qp, &a, PRDMA_QP_STATE | PRDMA_QP_PKEY_INDEX |
 					 PRDMA_QP_PORT | PRDMA_QP_ACCESS_FLAGS), 0);
 	memset(&a, 0, sizeof(a));
@@ -443,6 +444,135 @@ test_poll_many(void **state)
 	fp_pair_destroy();
 }
 
+/* The WQE of the last post on side 0: its bytes (DS * 16) into @out (256). */
+static uint32_t
+fp_last_wqe(uint8_t *out)
+{
+	struct hermon_qp *hq = (struct hermon_qp *)env.qp[0];
+	const uint8_t *w = hq->sq + ((size_t)((hq->sq_head - 1) & hq->sq_mask) << hq->sq_shift);
+	uint32_t n = (uint32_t)(w[7] & 0x3f) * 16;
+
+	if (n > RTE_MIN(256u, 1u << hq->sq_shift))
+		fail_msg("a WQE of %u bytes (DS) in a %u-byte slot", n, 1u << hq->sq_shift);
+	memcpy(out, w, n);
+	/* the owner bit follows the ring pass, not the request */
+	out[0] &= 0x7f;
+	return n;
+}
+
+/*
+ * A template's post writes the WQE prdma_post_send writes for the same
+ * request, byte for byte (owner bit aside): inline WRITE of every chunk
+ * shape, WRITE with immediate, inline SEND with fence and solicited, and
+ * gather WRITE and READ; then its single and burst posts complete.
+ */
+static void
+test_tmpl_same_wqe(void **state)
+{
+	static const uint32_t lens[] = { 0, 1, 16, 28, 29, 44, 45, 60, 64, 88 };
+	static const struct {
+		enum prdma_wr_opcode op;
+		uint32_t flags;
+	} shapes[] = {
+		{ PRDMA_WR_RDMA_WRITE, PRDMA_SEND_INLINE },
+		{ PRDMA_WR_RDMA_WRITE_WITH_IMM, PRDMA_SEND_INLINE },
+		{ PRDMA_WR_SEND, PRDMA_SEND_INLINE | PRDMA_SEND_FENCE | PRDMA_SEND_SOLICITED },
+		{ PRDMA_WR_RDMA_WRITE, 0 },
+		{ PRDMA_WR_RDMA_READ, 0 },
+	};
+	uint8_t a[256], b[256];
+	struct prdma_tmpl_req req[2];
+	struct prdma_wc wc[4];
+	uint32_t i, k, na, nb;
+	uint16_t posted;
+
+	(void)state;
+	/* what earlier cases left on the shared CQs (flushes at their destroy) */
+	for (k = 0; k < 2; k++)
+		while (prdma_cq_poll(env.cq[k], 4, wc) > 0)
+			;
+	fp_pair(88, 16);
+	for (k = 0; k < RTE_DIM(shapes); k++) {
+		for (i = 0; i < RTE_DIM(lens); i++) {
+			bool inl = (shapes[k].flags & PRDMA_SEND_INLINE) != 0;
+			/* SEND and WRITE with immediate consume a receive */
+			bool recv = shapes[k].op == PRDMA_WR_SEND ||
+				shapes[k].op == PRDMA_WR_RDMA_WRITE_WITH_IMM;
+			uint8_t *src = inl ? env.src : env.buf[0];
+			struct prdma_sge sge = { (uintptr_t)src, lens[i],
+						 inl ? 0 : env.mr[0]->lkey };
+			const struct prdma_send_wr *bad = NULL;
+			struct prdma_wr_tmpl *t;
+			struct prdma_send_wr wr;
+
+			memset(&wr, 0, sizeof(wr));
+			wr.wr_id = 7;
+			wr.sg_list = &sge;
+			wr.num_sge = 1;
+			wr.opcode = shapes[k].op;
+			wr.send_flags = PRDMA_SEND_SIGNALED | shapes[k].flags;
+			wr.imm_data = 0xabcd0000u + i;
+			wr.wr.rdma.remote_addr = (uintptr_t)env.buf[1] + 8 * i;
+			wr.wr.rdma.rkey = env.mr[1]->rkey;
+			t_pattern_fill(src, lens[i], i);
+			if (recv)
+				fp_post_recv(1, BUF);
+			assert_int_equal(prdma_post_send(env.qp[0], &wr, &bad), 0);
+			na = fp_last_wqe(a);
+			if (fp_wait(0, wc, 1, 1) != 1)
+				fail_msg("opcode %d length %u: no completion of prdma_post_send",
+					 shapes[k].op, lens[i]);
+			if (wc[0].status != PRDMA_WC_SUCCESS)
+				fail_msg("opcode %d length %u: prdma_post_send completed with %s",
+					 shapes[k].op, lens[i], prdma_wc_status_str(wc[0].status));
+
+			sge.length = 88;
+			t = prdma_wr_template_create(env.qp[0], &wr, 0);
+			assert_non_null(t);
+			if (recv)
+				fp_post_recv(2, BUF);
+			assert_int_equal(prdma_post_template(env.qp[0], t, src, lens[i],
+							     wr.wr.rdma.remote_addr, 7), 0);
+			nb = fp_last_wqe(b);
+			assert_int_equal(fp_wait(0, wc, 1, 1), 1);
+			assert_int_equal(wc[0].status, PRDMA_WC_SUCCESS);
+			assert_int_equal(wc[0].wr_id, 7);
+			if (na != nb || memcmp(a, b, na) != 0)
+				fail_msg("opcode %d flags %#x length %u: the template's WQE "
+					 "(%u bytes) differs from prdma_post_send's (%u)",
+					 shapes[k].op, shapes[k].flags, lens[i], nb, na);
+
+			/* the burst writes the same WQE too */
+			if (recv) {
+				fp_post_recv(3, BUF);
+				fp_post_recv(4, BUF);
+			}
+			req[0].data = src;
+			req[0].len = lens[i];
+			req[0].remote_addr = wr.wr.rdma.remote_addr;
+			req[0].wr_id = 8;
+			req[0].reserved = 0;
+			req[1] = req[0];
+			req[1].wr_id = 9;
+			assert_int_equal(prdma_post_template_burst(env.qp[0], t, req, 2, &posted),
+					 0);
+			assert_int_equal(posted, 2);
+			nb = fp_last_wqe(b);
+			assert_int_equal(fp_wait(0, wc, 2, 2), 2);
+			assert_int_equal(wc[0].wr_id, 8);
+			assert_int_equal(wc[1].wr_id, 9);
+			if (na != nb || memcmp(a, b, na) != 0)
+				fail_msg("opcode %d flags %#x length %u: the template burst's "
+					 "WQE differs from prdma_post_send's", shapes[k].op,
+					 shapes[k].flags, lens[i]);
+			assert_int_equal(prdma_wr_template_destroy(t), 0);
+			if (recv)
+				assert_int_equal(fp_wait(1, wc, 4, 4), 4);
+		}
+	}
+	fp_pair_destroy();
+}
+
 static int
 setup(void **state)
 {
@@ -467,8 +597,10 @@ setup(void **state)
 		env.buf[k] = rte_zmalloc("tfp", 2 * BUF, 64);
 		if (env.pd[k] == NULL || env.cq[k] == NULL || env.buf[k] == NULL)
 			return -1;
+		/* remote read for the template test's READ */
 		env.mr[k] = prdma_mr_reg(env.pd[k], env.buf[k], 2 * BUF,
-					 PRDMA_ACCESS_LOCAL_WRITE | PRDMA_ACCESS_REMOTE_WRITE);
+					 PRDMA_ACCESS_LOCAL_WRITE | PRDMA_ACCESS_REMOTE_WRITE |
+					 PRDMA_ACCESS_REMOTE_READ);
 		if (env.mr[k] == NULL)
 			return -1;
 	}
@@ -618,6 +750,7 @@ main(void)
 		cmocka_unit_test(test_poll_many),
 		cmocka_unit_test(test_stamp_every_block),
 		cmocka_unit_test(test_strong_order_bit),
+		cmocka_unit_test(test_tmpl_same_wqe),
 	};
 
 	/* the same cases on a BlueFlame model, then BlueFlame's own */
@@ -631,6 +764,7 @@ main(void)
 		cmocka_unit_test(test_poll_many),
 		cmocka_unit_test(test_stamp_every_block),
 		cmocka_unit_test(test_strong_order_bit),
+		cmocka_unit_test(test_tmpl_same_wqe),
 	};
 	int ret;
 

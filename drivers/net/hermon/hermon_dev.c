@@ -340,6 +340,7 @@ static const struct prdma_dev_ops hermon_dev_ops = {
 	.qp_modify = hermon_qp_modify,
 	.qp_query = hermon_qp_query,
 	.qp_destroy = hermon_qp_destroy,
+	.wr_tmpl_create = hermon_wr_tmpl_create,
 	.ah_create = hermon_ah_create,
 	.ah_modify = hermon_ah_modify,
 	.ah_destroy = hermon_ah_destroy,

@@ -756,6 +756,291 @@ hermon_post_send_burst(struct prdma_qp *pqp, const struct prdma_send_wr *wr,
 	return 0;
 }
 
+/*
+ * Work-request templates (prdma_wr_template_create). What a template fixes
+ * is prebuilt once, big-endian, in t->prov: control dword 0 by ring
+ * parity, the f bit of dword 1, dwords 2-3 (C/SE with sq_sig_all folded
+ * in, the immediate) as one 64-bit store, the rkey dword pair of the
+ * remote address segment, the lkey. A post writes only the slot address,
+ * the remote address, the data, DS, wr_id, the owner dword, the stamp and
+ * the doorbell: the WQE is the one prdma_post_send writes for the same
+ * request, byte for byte.
+ */
+struct hermon_tmpl {
+	rte_be32_t own[2];
+	uint32_t fence;       /* dword 1's f bit, host order */
+	rte_be32_t lkey;
+	uint64_t ctrl23;      /* dwords 2 and 3 as they lie in the WQE */
+	uint64_t rkey0;       /* remote address segment bytes 8-15: rkey, 0 */
+};
+
+_Static_assert(sizeof(struct hermon_tmpl) <= sizeof(((struct prdma_wr_tmpl *)0)->prov),
+	       "the prebuilt segments fit the template");
+
+static __rte_noinline int
+tmpl_fail(int err)
+{
+	rte_errno = err;
+	return -err;
+}
+
+/*
+ * One post from a template of segment kind @kind (WK_SEND or WK_RADDR),
+ * inline (@inl, at most two chunks: the create checked the bound) or one
+ * gather entry; @bf for a QP with a BlueFlame register (fixed from its
+ * create to its destroy). The library's wrapper checked the template, its
+ * QP and @len. Ordered so that few values live across the data copy: the
+ * WQE size is known from @len before a byte is written, so the stamp,
+ * wr_id and the control dwords come first, then the segments, then the
+ * owner dword.
+ *
+ * F16 here stamps every 64-byte block but the first of the slot one
+ * headroom ahead, not only those the WQE it last held reached (put_ctrl):
+ * the slot is software's until it is posted, so the extra stamps are
+ * harmless, and they spare reading its old size. The slot is also
+ * stamped before this WQE's owner bit rather than after, which is as safe
+ * for the same reason.
+ */
+static __rte_always_inline int
+tmpl_post(struct prdma_qp *pqp, const struct prdma_wr_tmpl *t, const void *data,
+	  uint32_t len, uint64_t raddr, uint64_t wr_id, const uint32_t kind, const bool inl,
+	  const bool bf)
+{
+	struct hermon_qp *qp = (struct hermon_qp *)pqp;
+	const struct hermon_tmpl *h = (const struct hermon_tmpl *)t->prov;
+	const uint32_t room = 60 - kind * 16;
+	uint32_t head = qp->sq_head, bytes, slot, room_st;
+	uint8_t *w;
+
+	if (unlikely(pqp->state < PRDMA_QPS_RTS))
+		return tmpl_fail(EBADMSG);
+	if (unlikely(head - qp->sq_tail >= qp->sq_cap))
+		return tmpl_fail(ENOMEM);
+	/* wr_id first: one register fewer from here on */
+	slot = head & qp->sq_mask;
+	qp->sq_wrid[slot] = wr_id;
+	slot <<= qp->sq_shift;
+	room_st = qp->sq_stamp_room;
+	if (room_st != 0) {
+		uint8_t *st = qp->sq + ((slot + qp->sq_stamp_delta) & qp->sq_stamp_mask);
+		uint32_t k;
+
+		*(uint32_t *)(st + 64) = UINT32_MAX;
+		for (k = 128; unlikely(k < room_st); k += 64)
+			*(uint32_t *)(st + k) = UINT32_MAX;
+	}
+	w = qp->sq + slot;
+	/* the WQE's bytes: control (+ remote address), then the data */
+	if (inl)
+		bytes = (kind * 16 + 4 + (len > room ? 4 : 0) + len + 15) & ~15u;
+	else
+		bytes = kind * 16 + 16;
+	put32(w + 4, (bytes >> 4) | h->fence);
+	*(uint64_t *)(w + 8) = h->ctrl23;
+	if (kind == WK_RADDR) {
+		put64(w + 16, raddr);
+		*(uint64_t *)(w + 24) = h->rkey0;
+	}
+	if (inl) {
+		const uint8_t *src = data;
+
+		if (len > room) {
+			put_chunk(w, kind * 16, src, room);
+			put_chunk(w, 64, src + room, len - room);
+		} else {
+			put_chunk(w, kind * 16, src, len);
+		}
+	} else {
+		*(rte_be32_t *)(w + kind * 16 + 4) = h->lkey;
+		put64(w + kind * 16 + 8, (uintptr_t)data);
+		put32(w + kind * 16, len != 0 ? len : RTE_BIT32(31));
+	}
+	head = qp->sq_head;
+	hermon_barrier_wqe_before_owner();
+	*(rte_be32_t *)w = h->own[(head >> qp->sq_log) & 1];
+	if (bf && inl && bytes <= qp->bf_max)
+		post_bf(qp, head, bytes);
+	else
+		post_doorbell(qp, head + 1);
+	return 0;
+}
+
+/*
+ * prdma_post_template_burst: the QP's state and the ring room once, each
+ * request's WQE as tmpl_post writes it (byte for byte) from the QP's and
+ * the template's constants held in locals (the WQE stores may alias them),
+ * and one doorbell for all that were written (no BlueFlame, as for
+ * hermon_post_send_burst).
+ */
+static __rte_always_inline int
+tmpl_burst(struct prdma_qp *pqp, const struct prdma_wr_tmpl *t,
+	   const struct prdma_tmpl_req *req, uint16_t nb, uint16_t *posted,
+	   const uint32_t kind, const bool inl)
+{
+	struct hermon_qp *qp = (struct hermon_qp *)pqp;
+	const struct hermon_tmpl *h = (const struct hermon_tmpl *)t->prov;
+	const uint32_t room = 60 - kind * 16;
+	const uint32_t head = qp->sq_head;
+	uint8_t *const sq = qp->sq;
+	uint64_t *const wrid = qp->sq_wrid;
+	const uint32_t mask = qp->sq_mask, shift = qp->sq_shift, log = qp->sq_log;
+	const uint32_t room_st = qp->sq_stamp_room, delta = qp->sq_stamp_delta;
+	const uint32_t smask = qp->sq_stamp_mask, max_len = t->max_len;
+	const uint32_t fence = h->fence;
+	const rte_be32_t own0 = h->own[0], own1 = h->own[1], lkey = h->lkey;
+	const uint64_t ctrl23 = h->ctrl23, rkey0 = h->rkey0;
+	uint32_t n, i;
+	int err = 0;
+
+	if (unlikely(nb == 0)) {
+		*posted = 0;
+		return 0;
+	}
+	if (unlikely(pqp->state < PRDMA_QPS_RTS)) {
+		*posted = 0;
+		return tmpl_fail(EBADMSG);
+	}
+	n = RTE_MIN((uint32_t)nb, qp->sq_cap - (head - qp->sq_tail));
+	for (i = 0; i < n; i++) {
+		const struct prdma_tmpl_req *r = &req[i];
+		const uint32_t len = r->len, idx = (head + i) & mask, slot = idx << shift;
+		uint32_t bytes;
+		uint8_t *w;
+
+		if (unlikely(len > max_len)) {
+			err = EINVAL;
+			break;
+		}
+		wrid[idx] = r->wr_id;
+		if (room_st != 0) {
+			uint8_t *st = sq + ((slot + delta) & smask);
+			uint32_t k;
+
+			*(uint32_t *)(st + 64) = UINT32_MAX;
+			for (k = 128; unlikely(k < room_st); k += 64)
+				*(uint32_t *)(st + k) = UINT32_MAX;
+		}
+		w = sq + slot;
+		if (inl)
+			bytes = (kind * 16 + 4 + (len > room ? 4 : 0) + len + 15) & ~15u;
+		else
+			bytes = kind * 16 + 16;
+		put32(w + 4, (bytes >> 4) | fence);
+		*(uint64_t *)(w + 8) = ctrl23;
+		if (kind == WK_RADDR) {
+			put64(w + 16, r->remote_addr);
+			*(uint64_t *)(w + 24) = rkey0;
+		}
+		if (inl) {
+			const uint8_t *src = r->data;
+
+			if (len > room) {
+				put_chunk(w, kind * 16, src, room);
+				put_chunk(w, 64, src + room, len - room);
+			} else {
+				put_chunk(w, kind * 16, src, len);
+			}
+		} else {
+			*(rte_be32_t *)(w + kind * 16 + 4) = lkey;
+			put64(w + kind * 16 + 8, (uintptr_t)r->data);
+			put32(w + kind * 16, len != 0 ? len : RTE_BIT32(31));
+		}
+		hermon_barrier_wqe_before_owner();
+		*(rte_be32_t *)w = ((head + i) >> log) & 1 ? own1 : own0;
+	}
+	if (unlikely(i < nb && err == 0))
+		err = ENOMEM;
+	if (likely(i != 0))
+		post_doorbell(qp, head + i);
+	*posted = (uint16_t)i;
+	if (unlikely(err != 0))
+		return tmpl_fail(err);
+	return 0;
+}
+
+#define TMPL_BURST(name, kind, inl) \
+static int \
+name(struct prdma_qp *qp, const struct prdma_wr_tmpl *t, const struct prdma_tmpl_req *req, \
+     uint16_t nb, uint16_t *posted) \
+{ \
+	return tmpl_burst(qp, t, req, nb, posted, kind, inl); \
+}
+
+TMPL_BURST(hermon_post_tmpl_burst_raddr_inl, WK_RADDR, true)
+TMPL_BURST(hermon_post_tmpl_burst_send_inl, WK_SEND, true)
+TMPL_BURST(hermon_post_tmpl_burst_raddr, WK_RADDR, false)
+TMPL_BURST(hermon_post_tmpl_burst_send, WK_SEND, false)
+#undef TMPL_BURST
+
+#define TMPL_POST(name, kind, inl, bf) \
+static int \
+name(struct prdma_qp *qp, const struct prdma_wr_tmpl *t, const void *data, uint32_t len, \
+     uint64_t raddr, uint64_t wr_id) \
+{ \
+	return tmpl_post(qp, t, data, len, raddr, wr_id, kind, inl, bf); \
+}
+
+TMPL_POST(hermon_post_tmpl_raddr_inl, WK_RADDR, true, false)
+TMPL_POST(hermon_post_tmpl_raddr_inl_bf, WK_RADDR, true, true)
+TMPL_POST(hermon_post_tmpl_send_inl, WK_SEND, true, false)
+TMPL_POST(hermon_post_tmpl_send_inl_bf, WK_SEND, true, true)
+TMPL_POST(hermon_post_tmpl_raddr, WK_RADDR, false, false)
+TMPL_POST(hermon_post_tmpl_send, WK_SEND, false, false)
+#undef TMPL_POST
+
+/*
+ * wr_tmpl_create: the library has validated the request for the QP type.
+ * RC/UC SEND and RDMA requests whose WQE the short path writes (inline
+ * within two chunks, or one gather entry of a virtual-address MR) get a
+ * native post; the rest (UD, QP1, larger inline, DMA MRs) keep the
+ * library's, through hermon_post_send.
+ */
+int
+hermon_wr_tmpl_create(struct prdma_qp *pqp, struct prdma_wr_tmpl *t)
+{
+	struct hermon_qp *qp = (struct hermon_qp *)pqp;
+	struct hermon_tmpl *h = (struct hermon_tmpl *)t->prov;
+	const struct prdma_send_wr *p = &t->proto;
+	uint32_t opc = (uint32_t)p->opcode, flags = p->send_flags, kind;
+	bool inl = (flags & PRDMA_SEND_INLINE) != 0;
+
+	if (qp->mlx || opc >= PRDMA_WR_MAX)
+		return -ENOTSUP;
+	kind = qp->sq_kinds[opc];
+	if (kind != WK_SEND && kind != WK_RADDR)
+		return -ENOTSUP;
+	if (inl ? t->max_len > qp->sq_inl_fast[kind] : qp->mpt_dma != NULL)
+		return -ENOTSUP;
+	h->own[0] = hermon_wqe_own[0][opc];
+	h->own[1] = hermon_wqe_own[1][opc];
+	h->fence = (flags & PRDMA_SEND_FENCE) << 6;
+	h->lkey = rte_cpu_to_be_32(t->sge.lkey);
+	{
+		rte_be32_t d[2] = {
+			qp->sq_ctrl2[flags & (PRDMA_SEND_SIGNALED | PRDMA_SEND_SOLICITED)] |
+				hermon_wqe_so[opc],
+			rte_cpu_to_be_32(p->imm_data),
+		};
+		rte_be32_t r[2] = { rte_cpu_to_be_32(p->wr.rdma.rkey), 0 };
+
+		memcpy(&h->ctrl23, d, sizeof(d));
+		memcpy(&h->rkey0, r, sizeof(r));
+	}
+	/* bf_max is set at the QP's create and cleared at its destroy only */
+	if (kind == WK_RADDR) {
+		t->post = !inl ? hermon_post_tmpl_raddr : qp->bf_max != 0 ?
+			hermon_post_tmpl_raddr_inl_bf : hermon_post_tmpl_raddr_inl;
+		t->post_burst = inl ? hermon_post_tmpl_burst_raddr_inl :
+			hermon_post_tmpl_burst_raddr;
+	} else {
+		t->post = !inl ? hermon_post_tmpl_send : qp->bf_max != 0 ?
+			hermon_post_tmpl_send_inl_bf : hermon_post_tmpl_send_inl;
+		t->post_burst = inl ? hermon_post_tmpl_burst_send_inl :
+			hermon_post_tmpl_burst_send;
+	}
+	return 0;
+}
+
 static __rte_always_inline void
 put_recv(uint8_t *w, const struct prdma_recv_wr *wr, uint32_t max)
 {

@@ -236,6 +236,7 @@ int hermon_sqp_post_send(struct hermon_qp *qp, const struct prdma_send_wr *wr,
 /* Fast path (hermon_fp_post.c, hermon_fp_poll.c). */
 int hermon_post_send(struct prdma_qp *qp, const struct prdma_send_wr *wr,
 		     const struct prdma_send_wr **bad_wr);
+int hermon_wr_tmpl_create(struct prdma_qp *qp, struct prdma_wr_tmpl *t);
 int hermon_post_send_burst(struct prdma_qp *qp, const struct prdma_send_wr *wr,
 			   uint16_t nb, const struct prdma_send_wr **bad_wr);
 int hermon_post_recv(struct prdma_qp *qp, const struct prdma_recv_wr *wr,

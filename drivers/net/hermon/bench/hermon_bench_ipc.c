@@ -14,6 +14,11 @@
  * per request when the checks, doorbell and consumer index are shared.
  * Last, the same burst with only its last request signaled (one CQE says
  * the RC QP completed all of them): bench_post_burst_sel, bench_poll_burst_sel.
+ * Then the same request from a work-request template (prdma_post_template:
+ * bench_post_tmpl, its CQE by bench_poll_tmpl), and sixteen template posts
+ * in a row (bench_post_tmpl16) with one poll of their sixteen CQEs
+ * (bench_poll_tmpl16), every request signaled; then the same sixteen in one
+ * prdma_post_template_burst (bench_post_tmpl_burst, bench_poll_tmpl_burst).
  * A second argument is appended to both devargs (",model_bf=1" for a
  * model with BlueFlame, ",model_bf=1,bf=0" for that model with the PMD
  * ringing the doorbell); the single post's round trip (post to its CQE
@@ -80,6 +85,53 @@ bench_post_burst_sel(struct prdma_qp *qp, const struct prdma_send_wr *wr)
 
 __attribute__((noinline)) int
 bench_poll_burst_sel(struct prdma_cq *cq, struct prdma_wc *wc)
+{
+	return prdma_cq_poll(cq, BENCH_BURST, wc);
+}
+
+__attribute__((noinline)) int
+bench_post_tmpl(struct prdma_qp *qp, const struct prdma_wr_tmpl *t, const void *src,
+		uint64_t raddr)
+{
+	return prdma_post_template(qp, t, src, BENCH_LEN, raddr, 1);
+}
+
+__attribute__((noinline)) int
+bench_poll_tmpl(struct prdma_cq *cq, struct prdma_wc *wc)
+{
+	return prdma_cq_poll(cq, 1, wc);
+}
+
+/* sixteen requests from one template, each its own post (and doorbell) */
+__attribute__((noinline)) int
+bench_post_tmpl16(struct prdma_qp *qp, const struct prdma_wr_tmpl *t, const uint8_t *src,
+		  uint64_t raddr)
+{
+	int k, ret = 0;
+
+	for (k = 0; k < BENCH_BURST; k++)
+		ret |= prdma_post_template(qp, t, src, BENCH_LEN, raddr + BENCH_LEN * k,
+					   2 + (uint64_t)k);
+	return ret;
+}
+
+__attribute__((noinline)) int
+bench_poll_tmpl16(struct prdma_cq *cq, struct prdma_wc *wc)
+{
+	return prdma_cq_poll(cq, BENCH_BURST, wc);
+}
+
+__attribute__((noinline)) int
+bench_post_tmpl_burst(struct prdma_qp *qp, const struct prdma_wr_tmpl *t,
+		      const struct prdma_tmpl_req *req)
+{
+	uint16_t posted;
+
+	return prdma_post_template_burst(qp, t, req, BENCH_BURST, &posted);
+}
+
+__attribute__((noinline)) int
+bench_poll_tmpl_burst(struct prdma_cq *cq, struct prdma_wc *wc)
 {
 	return prdma_cq_poll(cq, BENCH_BURST, wc);
 }
@@ -159,7 +211,9 @@ main(int argc, char **argv)
 	struct prdma_send_wr wr, bwr[BENCH_BURST], swr[BENCH_BURST];
 	struct prdma_sge sge, bsge[BENCH_BURST];
 	struct prdma_wc wc, bwc[BENCH_BURST];
-	uint64_t bok = 0, sok = 0;
+	uint64_t bok = 0, sok = 0, tok = 0, t16ok = 0, tbok = 0;
+	struct prdma_tmpl_req treq[BENCH_BURST];
+	struct prdma_wr_tmpl *tmpl;
 	struct prdma_mr *mr;
 	struct rte_ring *ring;
 	uint8_t *src, *dst, *tgt;
@@ -234,6 +288,18 @@ main(int argc, char **argv)
 			swr[k].send_flags &= ~PRDMA_SEND_SIGNALED;
 	}
 
+	/* the template: the same WRITE, bound to the QP once */
+	tmpl = prdma_wr_template_create(qp[0], &wr, 0);
+	if (tmpl == NULL)
+		return die("prdma_wr_template_create");
+	for (k = 0; k < BENCH_BURST; k++) {
+		treq[k].data = src;
+		treq[k].len = BENCH_LEN;
+		treq[k].remote_addr = (uintptr_t)(tgt + 3072 + BENCH_LEN * (k % 16));
+		treq[k].wr_id = 2 + (uint64_t)k;
+		treq[k].reserved = 0;
+	}
+
 	for (i = 0; i < iters; i++) {
 		t0 = rte_rdtsc();
 		if (bench_post_one(qp[0], &wr) != 0)
@@ -261,19 +327,47 @@ main(int argc, char **argv)
 			rte_pause();
 		sok += bench_poll_burst_sel(cq[0], bwc) == 1 && bwc[0].status == PRDMA_WC_SUCCESS &&
 			bwc[0].wr_id == 1 + BENCH_BURST;
+		if (bench_post_tmpl(qp[0], tmpl, src, (uintptr_t)tgt) != 0)
+			return die("template post");
+		while (prdma_cq_peek(cq[0]) < 1)
+			rte_pause();
+		tok += bench_poll_tmpl(cq[0], &wc) == 1 && wc.status == PRDMA_WC_SUCCESS &&
+			wc.wr_id == 1;
+		if (bench_post_tmpl16(qp[0], tmpl, src, (uintptr_t)(tgt + 1024)) != 0)
+			return die("template posts");
+		while (prdma_cq_peek(cq[0]) < BENCH_BURST)
+			rte_pause();
+		if (bench_poll_tmpl16(cq[0], bwc) == BENCH_BURST)
+			for (k = 0; k < BENCH_BURST; k++)
+				t16ok += bwc[k].status == PRDMA_WC_SUCCESS &&
+					bwc[k].wr_id == 2 + (uint64_t)k;
+		if (bench_post_tmpl_burst(qp[0], tmpl, treq) != 0)
+			return die("template burst");
+		while (prdma_cq_peek(cq[0]) < BENCH_BURST)
+			rte_pause();
+		if (bench_poll_tmpl_burst(cq[0], bwc) == BENCH_BURST)
+			for (k = 0; k < BENCH_BURST; k++)
+				tbok += bwc[k].status == PRDMA_WC_SUCCESS &&
+					bwc[k].wr_id == 2 + (uint64_t)k;
 	}
+	for (k = 0; k < BENCH_BURST; k++)
+		if (memcmp(tgt + 1024 + BENCH_LEN * k, src, BENCH_LEN) != 0 ||
+		    memcmp(tgt + 3072 + BENCH_LEN * k, src, BENCH_LEN) != 0)
+			t16ok = 0;
 	for (k = 0; k < BENCH_BURST; k++)
 		if (memcmp(tgt + 2048 + BENCH_LEN * k, src, BENCH_LEN) != 0)
 			bok = 0;
 	printf("iterations %ld completed %" PRIu64 " burst %d completed %" PRIu64
-	       " last-signaled bursts completed %" PRIu64 " target %s\n", iters, ok,
-	       BENCH_BURST, bok, sok,
+	       " last-signaled bursts completed %" PRIu64 " template posts completed %" PRIu64
+	       " template runs completed %" PRIu64 " template bursts completed %" PRIu64
+	       " target %s\n", iters, ok, BENCH_BURST, bok, sok, tok, t16ok, tbok,
 	       memcmp(tgt, src, BENCH_LEN) == 0 ? "ok" : "WRONG");
 	if (iters > 0)
 		printf("round trip cycles avg %" PRIu64 " min %" PRIu64 " ns avg %.0f min %.0f\n",
 		       rt_sum / (uint64_t)iters, rt_min,
 		       (double)rt_sum / (double)iters * 1e9 / (double)rte_get_tsc_hz(),
 		       (double)rt_min * 1e9 / (double)rte_get_tsc_hz());
+	prdma_wr_template_destroy(tmpl);
 	prdma_mr_dereg(mr);
 	rte_ring_free(ring);
 	for (k = 0; k < 2; k++) {
@@ -285,6 +379,8 @@ main(int argc, char **argv)
 	rte_free(src);
 	rte_free(tgt);
 	return ok == (uint64_t)iters && bok == (uint64_t)iters * BENCH_BURST &&
-		sok == (uint64_t)iters ?
+		sok == (uint64_t)iters && tok == (uint64_t)iters &&
+		t16ok == (uint64_t)iters * BENCH_BURST &&
+		tbok == (uint64_t)iters * BENCH_BURST ?
 		EXIT_SUCCESS : EXIT_FAILURE;
 }
