@@ -163,6 +163,8 @@ struct roce_dev_drops {
 	uint64_t ud_no_wqe;       /* UD/UC receive without a WQE */
 	uint64_t qp_state;        /* QP cannot receive in its state */
 	uint64_t tx_no_mbuf;      /* mempool empty when building */
+	uint64_t tx_purged;       /* queued frames of a destroyed QP the port
+				   * never took (roce_zc_purge_txq) */
 	uint64_t cq_overrun;
 };
 
@@ -927,6 +929,7 @@ int roce_zc_frame_send(struct roce_dev *dev, struct roce_qp *qp, struct rte_mbuf
 		       uint32_t pay, const struct roce_key *k, uint32_t *wqe_out);
 /* Zero-copy frames held by the port, per QP slot and per key slot. */
 uint32_t roce_zc_slot_held(const struct roce_dev *dev, uint32_t slot);
+uint32_t roce_zc_purge_txq(struct roce_dev *dev, uint32_t slot);
 uint32_t roce_zc_key_held(const struct roce_dev *dev, uint32_t key_slot);
 /* Wait (stepping the engine) until held(idx) is 0: 0, or -EBUSY. */
 int roce_zc_wait(struct roce_dev *dev, uint32_t (*held)(const struct roce_dev *, uint32_t),

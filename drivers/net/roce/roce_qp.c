@@ -639,18 +639,32 @@ roce_qp_destroy(struct prdma_qp *pqp)
 	roce_engine_ack_flush(dev, qp);
 	/*
 	 * Zero-copy frames still held by the port point into this QP's send
-	 * queue (their WQE's count): send nothing more, wait for them
-	 * (stepping the engine), and refuse rather than free memory under them.
+	 * queue (their WQE's count): send nothing more and wait for them
+	 * (stepping the engine). Those the port never took (still in our
+	 * transmit queue: a memif peer that left with its ring full) are
+	 * freed; only frames the port itself holds make the destroy refuse,
+	 * rather than free memory under them.
 	 */
 	if (roce_zc_slot_held(dev, qp->slot) != 0) {
+		uint32_t purged;
+
 		qp->tx_halt = 1;
 		qp->out_tail = qp->out_head;
 		roce_engine_unlock(dev);
 		if (roce_zc_wait(dev, roce_zc_slot_held, qp->slot) < 0) {
-			ROCE_LOG(ERR, "%s: QP 0x%x: %u zero-copy frame(s) still held by the "
-				 "port", dev->pdev->name, pqp->qp_num,
-				 roce_zc_slot_held(dev, qp->slot));
-			return -EBUSY;
+			roce_engine_lock(dev);
+			purged = roce_zc_purge_txq(dev, qp->slot);
+			roce_engine_unlock(dev);
+			if (purged != 0)
+				ROCE_LOG(WARNING, "%s: QP 0x%x: %u queued frame(s) the port "
+					 "never took freed", dev->pdev->name, pqp->qp_num,
+					 purged);
+			if (roce_zc_slot_held(dev, qp->slot) != 0) {
+				ROCE_LOG(ERR, "%s: QP 0x%x: %u zero-copy frame(s) still held "
+					 "by the port", dev->pdev->name, pqp->qp_num,
+					 roce_zc_slot_held(dev, qp->slot));
+				return -EBUSY;
+			}
 		}
 		roce_engine_lock(dev);
 	}

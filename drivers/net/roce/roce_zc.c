@@ -358,6 +358,52 @@ roce_zc_rx_parse(struct rte_mbuf *m, struct roce_pkt *pkt)
 	return ROCE_RX_OK;
 }
 
+/* Whether @m carries a zero-copy payload of the QP in @slot. */
+static bool
+zc_frame_of(const struct rte_mbuf *m, uint32_t slot)
+{
+	const struct roce_zc_ref *r;
+
+	for (; m != NULL; m = m->next) {
+		if (!RTE_MBUF_HAS_EXTBUF(m) || m->shinfo == NULL ||
+		    m->shinfo->free_cb != zc_free_cb)
+			continue;
+		r = m->shinfo->fcb_opaque;
+		if (r->slot == slot)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A QP being destroyed: its zero-copy frames still in our transmit queue
+ * (the port takes nothing, as when a memif peer has gone and its ring is
+ * full) are freed, which returns their payload references; the port had
+ * not taken them, so nothing reads that memory any more. The other frames
+ * keep their order. Called under the engine flag. Returns the frames freed.
+ */
+uint32_t
+roce_zc_purge_txq(struct roce_dev *dev, uint32_t slot)
+{
+	uint32_t i, kept = 0, freed = 0;
+
+	if (dev->zc == NULL)
+		return 0;
+	for (i = 0; i < dev->txq_len; i++) {
+		struct rte_mbuf *m = dev->txq[i];
+
+		if (zc_frame_of(m, slot)) {
+			rte_pktmbuf_free(m);
+			freed++;
+		} else {
+			dev->txq[kept++] = m;
+		}
+	}
+	dev->txq_len = kept;
+	dev->st.drop.tx_purged += freed;
+	return freed;
+}
+
 int
 roce_zc_wait(struct roce_dev *dev, uint32_t (*held)(const struct roce_dev *, uint32_t),
 	     uint32_t idx)
