@@ -21,8 +21,8 @@
 /* The channel thread's nap between progress calls. */
 #define CM_THREAD_NAP_NS 200000
 
-static int
-progress_locked(void)
+int
+cm_progress_locked(void)
 {
 	struct cm_id_priv *id;
 	struct cm_agent *ag;
@@ -55,7 +55,7 @@ prdma_cm_channel_progress(struct prdma_cm_channel *ch)
 	if (ch == NULL)
 		return cm_err(EINVAL);
 	pthread_mutex_lock(&cm_lock);
-	work = progress_locked();
+	work = cm_progress_locked();
 	pthread_mutex_unlock(&cm_lock);
 	return work;
 }

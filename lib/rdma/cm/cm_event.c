@@ -58,6 +58,11 @@ cm_event_queue(struct cm_event_priv *ev)
 {
 	struct prdma_cm_channel *ch = ev->ch;
 
+	/* An id its program is destroying takes no more events. */
+	if (ev->pub.id != NULL && CM_ID(ev->pub.id)->destroying) {
+		rte_free(ev);
+		return;
+	}
 	CM_LOG(DEBUG, "event %s (status %d)", prdma_cm_event_str(ev->pub.event),
 	       ev->pub.status);
 	TAILQ_INSERT_TAIL(&ch->events, ev, next);

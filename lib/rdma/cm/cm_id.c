@@ -8,7 +8,9 @@
  */
 
 #include <string.h>
+#include <time.h>
 
+#include <rte_cycles.h>
 #include <rte_malloc.h>
 
 #include "cm_private.h"
@@ -61,6 +63,31 @@ prdma_cm_id_create(struct prdma_cm_channel *ch, struct prdma_dev *dev,
 	return &id->pub;
 }
 
+/*
+ * A DREQ of @id the peer has not answered yet may still be on its way out
+ * of this process (a frame the port has not taken, a memif ring the peer
+ * has not read): a program that disconnects, destroys and exits at once
+ * would take it along, and its peer would never see the disconnect. The
+ * kernel's CM outlives the process; here the destroy waits for the DREP
+ * (or the peer's own DREQ), progressing the CM itself, for at most
+ * CM_DESTROY_LINGER_MS. Called and returns with cm_lock held.
+ */
+static void
+linger_for_drep(struct cm_id_priv *id)
+{
+	const struct timespec nap = { .tv_sec = 0, .tv_nsec = 50000 };
+	uint64_t end = rte_get_timer_cycles() +
+		rte_get_timer_hz() * CM_DESTROY_LINGER_MS / 1000;
+
+	while (id->state == CM_DREQ_SENT && rte_get_timer_cycles() < end) {
+		if (cm_progress_locked() != 0)
+			continue;
+		pthread_mutex_unlock(&cm_lock);
+		nanosleep(&nap, NULL);
+		pthread_mutex_lock(&cm_lock);
+	}
+}
+
 int
 prdma_cm_id_destroy(struct prdma_cm_id *pub)
 {
@@ -73,6 +100,8 @@ prdma_cm_id_destroy(struct prdma_cm_id *pub)
 		pthread_mutex_unlock(&cm_lock);
 		return cm_err(EBUSY);
 	}
+	id->destroying = true;
+	linger_for_drep(id);
 	cm_event_purge(id);
 	cm_conn_abort(id);
 	cm_id_free(id);

@@ -66,6 +66,12 @@ extern int prdma_cm_logtype;
 #define CM_MAX_TIMEWAIT         20
 #define CM_MAX_MRA_TIMEOUT      24
 
+/* Every agent's MADs and timers, once (cm_lock held); the work done. */
+int cm_progress_locked(void);
+
+/* How long a destroy waits for the DREP of the id's DREQ (prdma_cm_id_destroy). */
+#define CM_DESTROY_LINGER_MS 250
+
 enum cm_state {
 	CM_IDLE = 0,
 	CM_LISTEN,
@@ -153,6 +159,7 @@ struct cm_id_priv {
 	struct cm_agent *agent;
 	enum cm_state state;
 	uint32_t events_out;               /* events handed out, not acked */
+	bool destroying;                   /* lingering in its destroy: no events */
 	bool passive;
 	bool bound;
 	bool established;                  /* counted in ActiveConnection */
