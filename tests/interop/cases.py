@@ -567,7 +567,9 @@ def verbs_more_group():
                 dropin_perftest(d, "write_bw", 4096, 200),
                 dropin_perftest(d, "read_bw", 4096, 200),
                 dropin_perftest(d, "send_lat", 1024, 200, conn="UD"),
-                dropin_perftest(d, "send_bw", 1024, 200, conn="UC")]
+                dropin_perftest(d, "send_bw", 1024, 200, conn="UC"),
+                dropin_perftest(d, "send_bw", 1024, 200, conn="UD"),
+                dropin_perftest(d, "atomic_bw", 8, 200)]
         out += [dropin_pingpong(d, k) for k in ("uc", "ud", "srq")]
         out.append(dropin_udaddy(d))
     # -R with prdma's drop-in as the server only: as the client, Debian's
