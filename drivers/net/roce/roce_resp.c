@@ -32,9 +32,10 @@ out_push(struct roce_qp *qp)
 /*
  * Queue a plain ACK of @psn. @lazy: no AckReq asked for it (the engine
  * may hold it to its deadline); @now_: a duplicate's answer, which never
- * waits (the requester probes or retries for it).
+ * waits (the requester probes or retries for it). Returns the queued
+ * ACK, or NULL when the response queue is full.
  */
-static void
+static struct roce_out *
 send_ack(struct roce_qp *qp, uint32_t psn, int lazy, int now_)
 {
 	struct roce_out *o;
@@ -47,18 +48,19 @@ send_ack(struct roce_qp *qp, uint32_t psn, int lazy, int now_)
 			o->msn = qp->msn;
 			o->lazy &= (uint8_t)lazy;
 			o->replay |= (uint8_t)now_;
-			return;
+			return o;
 		}
 	}
 	o = out_push(qp);
 	if (o == NULL)
-		return;
+		return NULL;
 	o->kind = ROCE_OUT_ACK;
 	o->syndrome = ROCE_AETH_ACK_NOCREDIT;
 	o->psn = psn;
 	o->msn = qp->msn;
 	o->lazy = (uint8_t)lazy;
 	o->replay = (uint8_t)now_;
+	return o;
 }
 
 static void
@@ -586,7 +588,8 @@ rc_rx(struct roce_qp *qp, struct roce_pkt *pkt)
 	 * rarely (rxe: every 64th packet) still sees its window move.
 	 */
 	if (pkt->bth.ackreq) {
-		send_ack(qp, psn, 0, 0);
+		struct roce_out *o = send_ack(qp, psn, 0, 0);
+
 		/*
 		 * A message that completed a receive: the application on this
 		 * side has its CQE now and may go on to anything but another
@@ -595,8 +598,8 @@ rc_rx(struct roce_qp *qp, struct roce_pkt *pkt)
 		 * leaves with this step, as a card's would, not after a grace
 		 * period that only a later step or thread can end.
 		 */
-		if ((f & ROCE_F_LAST) && (f & (ROCE_F_SEND | ROCE_F_IMM)))
-			qp->outq[(qp->out_head - 1) & OUTQ_MASK].urgent = 1;
+		if (o != NULL && (f & ROCE_F_LAST) && (f & (ROCE_F_SEND | ROCE_F_IMM)))
+			o->urgent = 1;
 	} else if (qp->rdev->ack_delay_tsc != 0) {
 		send_ack(qp, psn, 1, 0);
 	}
