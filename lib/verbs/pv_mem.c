@@ -8,9 +8,16 @@
  * memory. The pages of such a range are made DPDK memory first with
  * rte_extmem_register (the soft provider works on virtual addresses, so
  * no IOVA is needed); a range registered twice shares one extmem region.
+ * Verbs lets MRs overlap in any way (two malloc'd buffers often share a
+ * page), but DPDK memseg lists cannot overlap, grow or split: a range that
+ * overlaps registered regions without fitting in one replaces them with
+ * one region over their union, and the regions it replaced forward their
+ * references to it.
  */
 
 #include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,6 +25,7 @@
 
 #include <rte_errno.h>
 #include <rte_memory.h>
+#include <rte_tailq.h>
 
 #include "pv_private.h"
 
@@ -28,7 +36,8 @@ struct pv_extmem {
 	TAILQ_ENTRY(pv_extmem) next;
 	uintptr_t start;
 	size_t len;
-	unsigned int refs;
+	unsigned int refs;        /* MRs on it, and on the regions it replaced */
+	struct pv_extmem *into;   /* the region that replaced it, or NULL (listed) */
 };
 
 static TAILQ_HEAD(, pv_extmem) pv_extmems = TAILQ_HEAD_INITIALIZER(pv_extmems);
@@ -75,6 +84,72 @@ ibv_dealloc_pd(struct ibv_pd *ibpd)
 	return 0;
 }
 
+/*
+ * Replace the listed regions that overlap [s, e) with one region over
+ * their union and the range (lock held); *out is the new region, with one
+ * reference for the caller. The old regions stay as forwarders while MRs
+ * hold them. Between the unregistrations and the registration a lookup of
+ * those pages finds no memseg list: the soft provider's zero-copy transmit
+ * then copies that frame, and nothing else looks pages up after an MR is
+ * registered.
+ */
+static int
+extmem_merge(uintptr_t s, uintptr_t e, size_t pg, struct pv_extmem **out)
+{
+	TAILQ_HEAD(, pv_extmem) gone = TAILQ_HEAD_INITIALIZER(gone);
+	struct pv_extmem *x, *t, *n;
+	unsigned int refs = 0;
+	bool grew = true;
+	int err;
+
+	/* The union may reach further regions: repeat until it stops growing. */
+	while (grew) {
+		grew = false;
+		TAILQ_FOREACH(x, &pv_extmems, next) {
+			if (s < x->start + x->len && e > x->start &&
+			    (x->start < s || x->start + x->len > e)) {
+				s = RTE_MIN(s, x->start);
+				e = RTE_MAX(e, x->start + x->len);
+				grew = true;
+			}
+		}
+	}
+	n = calloc(1, sizeof(*n));
+	if (n == NULL)
+		return ENOMEM;
+	RTE_TAILQ_FOREACH_SAFE(x, &pv_extmems, next, t) {
+		if (x->start >= s && x->start + x->len <= e) {
+			TAILQ_REMOVE(&pv_extmems, x, next);
+			rte_extmem_unregister((void *)x->start, x->len);
+			TAILQ_INSERT_TAIL(&gone, x, next);
+			refs += x->refs;
+		}
+	}
+	if (rte_extmem_register((void *)s, e - s, NULL, 0, pg) == 0) {
+		TAILQ_FOREACH(x, &gone, next)
+			x->into = n;
+		n->start = s;
+		n->len = e - s;
+		n->refs = refs + 1;
+		TAILQ_INSERT_TAIL(&pv_extmems, n, next);
+		*out = n;
+		return 0;
+	}
+	err = rte_errno;
+	RTE_LOG(ERR, USER1, "prdma verbs: cannot register %#" PRIxPTR "+%zu: %s\n",
+		s, (size_t)(e - s), rte_strerror(err));
+	/* Put back what was there: each of those was registered before. */
+	RTE_TAILQ_FOREACH_SAFE(x, &gone, next, t) {
+		TAILQ_REMOVE(&gone, x, next);
+		if (rte_extmem_register((void *)x->start, x->len, NULL, 0, pg) != 0)
+			RTE_LOG(ERR, USER1, "prdma verbs: cannot restore %#" PRIxPTR
+				"+%zu: %s\n", x->start, x->len, rte_strerror(rte_errno));
+		TAILQ_INSERT_TAIL(&pv_extmems, x, next);
+	}
+	free(n);
+	return err == ENOSPC ? ENOMEM : (err != 0 ? err : EINVAL);
+}
+
 /* Make [addr, addr+len) DPDK memory; NULL when it already is. */
 static int
 extmem_get(void *addr, size_t len, struct pv_extmem **out)
@@ -94,10 +169,7 @@ extmem_get(void *addr, size_t len, struct pv_extmem **out)
 			goto out;
 		}
 		if (s < x->start + x->len && e > x->start) {
-			/* A memseg list cannot be grown or split: say so plainly. */
-			RTE_LOG(ERR, USER1, "prdma verbs: cannot register %p+%zu: it overlaps "
-				"a registered range it does not contain\n", addr, len);
-			ret = EINVAL;
+			ret = extmem_merge(s, e, pg, out);
 			goto out;
 		}
 	}
@@ -127,15 +199,21 @@ out:
 	return ret;
 }
 
+/* Drop an MR's reference: on its region and on each one that replaced it. */
 static void
 extmem_put(struct pv_extmem *x)
 {
-	if (x == NULL)
-		return;
+	struct pv_extmem *into;
+
 	pthread_mutex_lock(&pv_mem_lock);
-	if (--x->refs == 0) {
-		TAILQ_REMOVE(&pv_extmems, x, next);
-		rte_extmem_unregister((void *)x->start, x->len);
+	for (; x != NULL; x = into) {
+		into = x->into;
+		if (--x->refs != 0)
+			continue;
+		if (into == NULL) {
+			TAILQ_REMOVE(&pv_extmems, x, next);
+			rte_extmem_unregister((void *)x->start, x->len);
+		}
 		free(x);
 	}
 	pthread_mutex_unlock(&pv_mem_lock);
