@@ -70,6 +70,8 @@ cm_disc_recv_dreq(struct cm_agent *ag, const struct cm_msg *msg,
 	id = cm_find_by_local(ag, d->remote_comm_id);
 	if (id == NULL || id->remote_id != d->local_comm_id) {
 		cm_stat_add(ag->dev, CM_ST_UNMATCHED, 1);
+		CM_LOG(DEBUG, "%s: DREQ for unknown connection %08x%s", ag->dev->name,
+		       d->remote_comm_id, have_src ? "" : ", no source to answer");
 		if (have_src)
 			send_drep(ag, src, 0, msg);
 		return;
@@ -77,6 +79,9 @@ cm_disc_recv_dreq(struct cm_agent *ag, const struct cm_msg *msg,
 	/* Linux ignores a DREQ naming another QP than the connection's. */
 	if (!id->has_qp_num || d->remote_qpn != id->qp_num) {
 		cm_stat_add(ag->dev, CM_ST_UNMATCHED, 1);
+		CM_LOG(DEBUG, "%s: DREQ for connection %08x names QP %u, not its QP %u: ignored",
+		       ag->dev->name, id->local_id, d->remote_qpn,
+		       id->has_qp_num ? id->qp_num : 0);
 		return;
 	}
 	switch (id->state) {
@@ -96,6 +101,8 @@ cm_disc_recv_dreq(struct cm_agent *ag, const struct cm_msg *msg,
 		break;
 	default:
 		cm_stat_add(ag->dev, CM_ST_UNMATCHED, 1);
+		CM_LOG(DEBUG, "%s: DREQ for connection %08x in state %d: ignored",
+		       ag->dev->name, id->local_id, id->state);
 		break;
 	}
 }
