@@ -15,10 +15,15 @@
  * after the ports are up (Linux ib_mad_port_open). A control thread of
  * the device ("hermon-sma") polls its CQ; each SMP request received
  * (class 0x01 LID routed or 0x81 directed route, method Get, Set or
- * TrapRepress, not SMInfo: Linux mlx4_ib ib_process_mad's filter) goes to
- * MAD_IFC with the keys checked (a received SMP, as Linux passes in_wc),
- * and the firmware's response goes back on QP0 to the request's SLID
- * with its SL. Directed-route SMPs get the end-node checks and fix-ups of
+ * TrapRepress: Linux mlx4_ib ib_process_mad's filter) goes to MAD_IFC
+ * with the keys checked and the packet's extended info (Linux passes
+ * in_wc), and the firmware's response goes back on QP0 to the request's
+ * SLID with its SL. SMInfo is not the SMA's (no SM runs here): a Get or
+ * Set of it gets "unsupported", as Linux ib_mad answers what no agent
+ * takes. The SMA's own traps (QP0 receives from SLID 0) go on to the
+ * master SM. What an accepted SubnSet changes is snooped (Linux
+ * smp_snoop): the SM's address, the GID 0 and P_Key caches, and the
+ * port events. Directed-route SMPs get the end-node checks and fix-ups of
  * IBA 14.2.2.2 (Linux drivers/infiniband/core/smi.c) on the way in and
  * on the way out; those failing them are dropped and counted.
  *

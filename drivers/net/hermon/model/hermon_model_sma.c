@@ -20,7 +20,10 @@
  * BAD_PARAM; a MAD the agent discards (base version not 1, a class other
  * than the two SMP classes, an M_Key mismatch with the M_Key check on)
  * BAD_PKT. Wrong methods and attributes are answered, with the MAD
- * status IBA 13.4.7 gives. The firmware's performance management agent
+ * status IBA 13.4.7 gives. A received MAD comes with its extended info
+ * (op_mod bit 2: the SLID in in_mod, QP, SL, P_Key index and GRH after
+ * the MAD): an SMP must have come in on QP0, and a failed M_Key check
+ * raises trap 256 naming the requester (hm_sma_bad_mkey). The firmware's performance management agent
  * (class 0x04, which Linux also reaches through MAD_IFC) is not modelled:
  * its MADs get "unsupported attribute". An Ethernet port's agent answers only the node
  * attributes (there is no IB port behind it).
