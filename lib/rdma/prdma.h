@@ -252,10 +252,12 @@ struct prdma_port_attr {
 	uint8_t active_width;              /**< IB encoding: 1=1x 2=4x 4=8x 8=12x */
 	uint8_t active_speed;              /**< IB encoding: 1=SDR 2=DDR 4=QDR ... */
 	uint8_t phys_state;                /**< 5 = LinkUp, 3 = Disabled */
-	uint8_t reserved0;
+	uint8_t lmc;                       /**< IB: LID mask control, 0 on RoCE */
 	uint32_t link_speed_mbps;          /**< Ethernet link speed, 0 if unknown */
 	struct rte_ether_addr mac;         /**< Ethernet ports: the port's MAC */
-	uint16_t reserved1;
+	uint16_t sm_lid;                   /**< IB: the master SM's LID, 0 on RoCE */
+	uint8_t sm_sl;                     /**< IB: the SL to reach it */
+	uint8_t reserved2[3];
 	uint64_t reserved[4];
 };
 

@@ -530,6 +530,231 @@ test_dr_smp_checks(void **state)
 	node_down(&sm);
 }
 
+/*
+ * Wait up to @secs for a MAD with method @method on the SM's QP0; 0 with
+ * it in @r. Everything else received is dropped.
+ */
+static int
+sm_wait_method(uint8_t method, uint8_t r[HERMON_MAD_SIZE], unsigned int secs)
+{
+	uint64_t end = rte_get_tsc_cycles() + rte_get_tsc_hz() * secs;
+	struct prdma_wc wc;
+	int ret = -ETIMEDOUT;
+
+	while (ret == -ETIMEDOUT && rte_get_tsc_cycles() < end) {
+		while (prdma_cq_poll(sm.cq, 1, &wc) == 1) {
+			const uint8_t *m = sm.buf + wc.wr_id * SLOT + 40;
+
+			assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
+			if (wc.opcode != PRDMA_WC_RECV)
+				continue;
+			if (ret != 0 && m[HERMON_MAD_METHOD] == method) {
+				memcpy(r, m, HERMON_MAD_SIZE);
+				ret = 0;
+			}
+			post_recv(&sm, (unsigned int)wc.wr_id);
+		}
+	}
+	return ret;
+}
+
+/* The events of @n's port 1 so far, one bit per prdma_event_type. */
+static uint32_t
+port_events(struct node *n)
+{
+	struct prdma_async_event e;
+	uint32_t got = 0;
+
+	while (prdma_event_get(n->dev, &e) == 1)
+		if (e.element.port_num == 1)
+			got |= RTE_BIT32(e.type);
+	return got;
+}
+
+/*
+ * The managed node: LID 2, SM LID 1 on SL 3, M_Key @mkey, set by DR as an
+ * SM does at first (the SM's own port: sm_local_port).
+ */
+static void
+mgd_managed(uint64_t mkey)
+{
+	uint8_t d[HERMON_SMP_DATA_LEN];
+	uint16_t st;
+
+	assert_int_equal(sm_rpc_dr(HERMON_MAD_METHOD_GET, HERMON_SMP_ATTR_PORT_INFO, 1, NULL,
+				   d, &st), 0);
+	hermon_mad_put64(d + HERMON_PI_MKEY, mkey);
+	hermon_mad_put16(d + HERMON_PI_LID, 2);
+	hermon_mad_put16(d + HERMON_PI_SM_LID, 1);
+	d[HERMON_PI_MTU_SMSL] = (uint8_t)((d[HERMON_PI_MTU_SMSL] & 0xf0) | 3);
+	d[HERMON_PI_SPEED_STATE] &= 0xf0;
+	assert_int_equal(sm_rpc_dr(HERMON_MAD_METHOD_SET, HERMON_SMP_ATTR_PORT_INFO, 1, d, d,
+				   &st), 0);
+	assert_int_equal(st, 0);
+}
+
+/*
+ * The agent hands MAD_IFC the received packet's extended info (Linux
+ * mlx4_MAD_IFC with in_wc: op_mod bit 2, the SLID in in_mod), so the
+ * firmware knows who sent an SMP. A SubnSet with the wrong M_Key is
+ * discarded, counted in M_KeyViolations, and the SMA raises trap 256 (Bad
+ * M_Key) naming the requester's LID; the trap reaches the host on QP0
+ * from SLID 0 and the agent forwards it to the master SM (Linux
+ * forward_trap). Without the extended info (the agent before) the
+ * firmware cannot say who asked and no trap reaches the SM.
+ */
+static void
+test_bad_mkey_trap(void **state)
+{
+	uint8_t mad[HERMON_MAD_SIZE], r[HERMON_MAD_SIZE], d[HERMON_SMP_DATA_LEN];
+	const uint8_t *n = r + HERMON_SMP_DATA;
+	struct prdma_ah *ah;
+	uint16_t st;
+
+	(void)state;
+	memset(r, 0, sizeof(r));
+	node_up(&sm, 0, "tmkey", true);
+	node_up(&mgd, 1, "tmkey", false);
+	sm_local_port(1);
+	mgd_managed(0x1122334455667788ull);
+	/* a Set with the wrong M_Key from LID 1: no answer, a trap */
+	assert_int_equal(sm_rpc(2, HERMON_MAD_METHOD_GET, HERMON_SMP_ATTR_PORT_INFO, 1, NULL,
+				d, &st), 0);
+	smp_init(mad, HERMON_MGMT_CLASS_SUBN_LID, HERMON_MAD_METHOD_SET,
+		 HERMON_SMP_ATTR_PORT_INFO, 1, d);
+	hermon_mad_put64(mad + HERMON_SMP_MKEY, 0x99);
+	ah = ah_to(&sm, 2);
+	send_mad(&sm, ah, mad, 7);
+	assert_int_equal(sm_wait_method(HERMON_MAD_METHOD_TRAP, r, 5), 0);
+	assert_int_equal(r[HERMON_MAD_MGMT_CLASS], HERMON_MGMT_CLASS_SUBN_LID);
+	assert_int_equal(hermon_mad_get16(r + HERMON_MAD_ATTR_ID), HERMON_SMP_ATTR_NOTICE);
+	assert_int_equal(n[HERMON_NOTICE_GENERIC_TYPE], 0x80 | HERMON_NOTICE_TYPE_SECURITY);
+	assert_int_equal(hermon_mad_get16(n + HERMON_NOTICE_TRAP_NUM), HERMON_TRAP_BAD_MKEY);
+	assert_int_equal(hermon_mad_get16(n + HERMON_NOTICE_ISSUER_LID), 2);
+	/* the requester: the SM's port, LID 1, from the LRH SLID */
+	assert_int_equal(hermon_mad_get16(n + HERMON_NOTICE_LIDADDR), 1);
+	assert_int_equal(n[HERMON_NOTICE_METHOD], HERMON_MAD_METHOD_SET);
+	assert_int_equal(hermon_mad_get16(n + HERMON_NOTICE_ATTR_ID), HERMON_SMP_ATTR_PORT_INFO);
+	assert_true(hermon_mad_get64(n + HERMON_NOTICE_MKEY) == 0x99);
+	assert_int_equal(prdma_ah_destroy(ah), 0);
+	/* the violation is counted; a Get needs no key */
+	assert_int_equal(sm_rpc(2, HERMON_MAD_METHOD_GET, HERMON_SMP_ATTR_PORT_INFO, 1, NULL,
+				d, &st), 0);
+	assert_int_equal(hermon_mad_get16(d + HERMON_PI_MKEY_VIOL), 1);
+	node_down(&mgd);
+	node_down(&sm);
+}
+
+/*
+ * Snooping what the agent forwards (Linux mlx4_ib smp_snoop): a SubnSet
+ * the SMA accepted raises the port events (SM change, LID change, GID
+ * change for a new subnet prefix or GUIDInfo, P_Key change, client
+ * reregistration) and refreshes the PMD's GID 0 (the SGID of IB QP1's
+ * GRH) and P_Key caches; prdma_port_query shows the SM's LID and SL and
+ * the LMC.
+ */
+static void
+test_snoop_port_changes(void **state)
+{
+	uint8_t d[HERMON_SMP_DATA_LEN], g0[16];
+	struct prdma_port_attr pa;
+	uint32_t ev;
+	uint16_t st;
+
+	(void)state;
+	node_up(&sm, 0, "tsnoop", true);
+	node_up(&mgd, 1, "tsnoop", false);
+	sm_local_port(1);
+	(void)port_events(&mgd);
+	mgd_managed(0);
+	ev = port_events(&mgd);
+	assert_true(ev & RTE_BIT32(PRDMA_EVENT_LID_CHANGE));
+	assert_true(ev & RTE_BIT32(PRDMA_EVENT_SM_CHANGE));
+	assert_false(ev & RTE_BIT32(PRDMA_EVENT_GID_CHANGE));
+	assert_int_equal(prdma_port_query(mgd.dev, 1, &pa), 0);
+	assert_int_equal(pa.lid, 2);
+	assert_int_equal(pa.sm_lid, 1);
+	assert_int_equal(pa.sm_sl, 3);
+	/* the same again: nothing changed, no events */
+	mgd_managed(0);
+	assert_int_equal(port_events(&mgd), 0);
+	/* a new subnet prefix, LMC 1 and a client reregistration request */
+	assert_int_equal(sm_rpc(2, HERMON_MAD_METHOD_GET, HERMON_SMP_ATTR_PORT_INFO, 1, NULL,
+				d, &st), 0);
+	memcpy(g0, mgd.hd->port[0].gid, 16);
+	assert_int_equal(g0[7], 0x00);
+	hermon_mad_put64(d + HERMON_PI_GID_PREFIX, 0xfe80000000000042ull);
+	d[HERMON_PI_LMC] = 1;
+	d[HERMON_PI_CLIENT_REREG] |= 0x80;
+	d[HERMON_PI_SPEED_STATE] &= 0xf0;
+	assert_int_equal(sm_rpc(2, HERMON_MAD_METHOD_SET, HERMON_SMP_ATTR_PORT_INFO, 1, d, d,
+				&st), 0);
+	assert_int_equal(st, 0);
+	ev = port_events(&mgd);
+	assert_int_equal(ev, RTE_BIT32(PRDMA_EVENT_GID_CHANGE) |
+			 RTE_BIT32(PRDMA_EVENT_CLIENT_REREGISTER));
+	assert_int_equal(mgd.hd->port[0].gid[7], 0x42);
+	assert_memory_equal(mgd.hd->port[0].gid + 8, g0 + 8, 8);
+	assert_int_equal(prdma_port_query(mgd.dev, 1, &pa), 0);
+	assert_int_equal(pa.lmc, 1);
+	/* P_Key table block 0: entry 1 a limited member of 0x8001 */
+	assert_int_equal(mgd.hd->port[0].pkey[0], 0xffff);
+	assert_int_equal(mgd.hd->port[0].pkey[1], 0);
+	assert_int_equal(sm_rpc(2, HERMON_MAD_METHOD_GET, HERMON_SMP_ATTR_PKEY_TABLE, 0, NULL,
+				d, &st), 0);
+	hermon_mad_put16(d + 2, 0x0001);
+	assert_int_equal(sm_rpc(2, HERMON_MAD_METHOD_SET, HERMON_SMP_ATTR_PKEY_TABLE, 0, d, d,
+				&st), 0);
+	assert_int_equal(st, 0);
+	assert_int_equal(port_events(&mgd), RTE_BIT32(PRDMA_EVENT_PKEY_CHANGE));
+	assert_int_equal(mgd.hd->port[0].pkey[1], 0x0001);
+	/* GUIDInfo: a second GUID */
+	assert_int_equal(sm_rpc(2, HERMON_MAD_METHOD_GET, HERMON_SMP_ATTR_GUID_INFO, 0, NULL,
+				d, &st), 0);
+	hermon_mad_put64(d + 8, 0x0002c90300abcdefull);
+	assert_int_equal(sm_rpc(2, HERMON_MAD_METHOD_SET, HERMON_SMP_ATTR_GUID_INFO, 0, d, d,
+				&st), 0);
+	assert_int_equal(st, 0);
+	assert_int_equal(port_events(&mgd), RTE_BIT32(PRDMA_EVENT_GID_CHANGE));
+	/* a refused Set changes nothing: no event */
+	assert_int_equal(sm_rpc(2, HERMON_MAD_METHOD_SET, HERMON_SMP_ATTR_PKEY_TABLE, 9, d, d,
+				&st), 0);
+	assert_int_equal(st, HERMON_MAD_STATUS_BAD_VALUE);
+	assert_int_equal(port_events(&mgd), 0);
+	node_down(&mgd);
+	node_down(&sm);
+}
+
+/*
+ * SMInfo: no SM runs on the node, so the agent does not pass it to the
+ * SMA (Linux mlx4_ib ib_process_mad), and with no SM agent registered to
+ * take it ib_mad answers a Get or Set "unsupported method/attribute"
+ * (generate_unmatched_resp), D set for a directed-route one.
+ */
+static void
+test_sminfo_unsupported(void **state)
+{
+	uint8_t d[HERMON_SMP_DATA_LEN];
+	struct hermon_sma_stats ss;
+	uint16_t st;
+
+	(void)state;
+	node_up(&sm, 0, "tsminfo", true);
+	node_up(&mgd, 1, "tsminfo", false);
+	assert_int_equal(sm_rpc_dr(HERMON_MAD_METHOD_GET, HERMON_SMP_ATTR_SM_INFO, 0, NULL,
+				   d, &st), 0);
+	assert_int_equal(st, HERMON_MAD_STATUS_BAD_ATTR);
+	sm_local_port(1);
+	mgd_managed(0);
+	assert_int_equal(sm_rpc(2, HERMON_MAD_METHOD_SET, HERMON_SMP_ATTR_SM_INFO, 0, d, d,
+				&st), 0);
+	assert_int_equal(st, HERMON_MAD_STATUS_BAD_ATTR);
+	assert_int_equal(hermon_sma_get_stats(mgd.hd, 1, &ss), 0);
+	assert_int_equal(ss.sminfo, 2);
+	node_down(&mgd);
+	node_down(&sm);
+}
+
 /* An RC QP of @n on @cq (connected by rc_connect, by DLID: no GRH). */
 static struct prdma_qp *
 rc_qp(struct node *n, struct prdma_cq *cq)
@@ -860,6 +1085,9 @@ main(void)
 		cmocka_unit_test(test_sm_over_qp0),
 		cmocka_unit_test(test_app_qp0_takes_over),
 		cmocka_unit_test(test_dr_smp_checks),
+		cmocka_unit_test(test_bad_mkey_trap),
+		cmocka_unit_test(test_snoop_port_changes),
+		cmocka_unit_test(test_sminfo_unsupported),
 		cmocka_unit_test(test_data_needs_active_port),
 		cmocka_unit_test(test_gsi_grh_on_ib),
 		cmocka_unit_test(test_smi_refused),

@@ -472,6 +472,16 @@ hermon_cmd_mad_ifc(struct hermon_cmd *c, uint8_t port, uint8_t op_mod, const voi
 }
 
 int
+hermon_cmd_mad_ifc_wc(struct hermon_cmd *c, uint8_t port, uint16_t slid, uint8_t op_mod,
+		      const void *in_ext, void *out_mad)
+{
+	/* a received MAD: its extended info follows it, the SLID in in_mod */
+	return cmd_run(c, in_ext, HERMON_MAD_IFC_MBOX_EXT, out_mad, HERMON_MAD_SIZE, 0,
+		       (uint32_t)slid << 16 | port, op_mod | HERMON_MAD_IFC_EXT_INFO,
+		       HERMON_CMD_MAD_IFC, NULL);
+}
+
+int
 hermon_cmd_mod_stat_cfg(struct hermon_cmd *c, const struct hermon_prm_mod_stat_cfg *in)
 {
 	return cmd_run(c, in, sizeof(*in), NULL, 0, 0, 0, 0, HERMON_CMD_MOD_STAT_CFG,

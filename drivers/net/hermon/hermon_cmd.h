@@ -128,6 +128,10 @@ int hermon_cmd_conf_special_qp(struct hermon_cmd *c, uint32_t base);
 /* MAD_IFC: one 256-byte MAD in, the 256-byte response out (hermon_mad_wire.h). */
 int hermon_cmd_mad_ifc(struct hermon_cmd *c, uint8_t port, uint8_t op_mod,
 		       const void *in_mad, void *out_mad);
+/* MAD_IFC for a MAD received from @slid: @in_ext is the MAD and its
+ * extended info (HERMON_MAD_IFC_MBOX_EXT bytes, op_mod bit 2 added). */
+int hermon_cmd_mad_ifc_wc(struct hermon_cmd *c, uint8_t port, uint16_t slid, uint8_t op_mod,
+			  const void *in_ext, void *out_mad);
 int hermon_cmd_mod_stat_cfg(struct hermon_cmd *c, const struct hermon_prm_mod_stat_cfg *in);
 
 /* SET_PORT(op_mod 1 = Ethernet, in_mod = port | selector << 8) */

@@ -118,6 +118,9 @@ struct hermon_port {
 	uint8_t ip_gid[16];
 	uint8_t state;                   /**< enum prdma_port_state */
 	bool up;                         /**< INIT_PORT done */
+	/** IB: P_Key table block 0, kept by the SMP agent (hermon_sma.c) */
+	bool pkey_set;
+	uint16_t pkey[32];
 };
 
 /* An index allocator: one bit per object (control path). */
@@ -140,6 +143,9 @@ struct hermon_sma_stats {
 	uint64_t answered;               /**< responses sent back on QP0 */
 	uint64_t dr_dropped;             /**< DR SMPs failing IBA 14.2.2.2 checks */
 	uint64_t dropped;                /**< other drops: class, method, MAD_IFC refusal */
+	uint64_t traps;                  /**< the SMA's traps forwarded to the SM */
+	uint64_t sminfo;                 /**< SMInfo answered "unsupported" (no SM here) */
+	uint64_t events;                 /**< port events raised by snooping SubnSets */
 };
 
 #define HERMON_NEIGH_MAX     32  /**< neighbour cache entries (static ones included) */

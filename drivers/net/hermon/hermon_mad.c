@@ -128,6 +128,9 @@ hermon_mad_ib_port(struct hermon_dev *hd, uint8_t port, struct prdma_port_attr *
 	if (ret < 0)
 		return ret;
 	attr->lid = hermon_mad_get16(d + HERMON_PI_LID);
+	attr->sm_lid = hermon_mad_get16(d + HERMON_PI_SM_LID);
+	attr->sm_sl = d[HERMON_PI_MTU_SMSL] & 0xf;
+	attr->lmc = d[HERMON_PI_LMC] & 7;
 	attr->state = d[HERMON_PI_SPEED_STATE] & 0xf;
 	attr->phys_state = d[HERMON_PI_PHYS_STATE] >> 4;
 	attr->port_cap_flags = hermon_mad_get32(d + HERMON_PI_CAP_MASK);

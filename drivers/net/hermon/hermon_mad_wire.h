@@ -26,6 +26,20 @@
 #define HERMON_MAD_IFC_IGNORE_MKEY 0x1
 #define HERMON_MAD_IFC_IGNORE_BKEY 0x2
 #define HERMON_MAD_IFC_IGNORE_KEYS 0x3
+#define HERMON_MAD_IFC_EXT_INFO    0x4     /* a received MAD: info at 256 */
+
+/*
+ * The extended info of a received MAD (op_mod bit 2), bytes 256-511 of the
+ * input mailbox; the SLID goes in in_mod bits 31:16 (Linux mlx4_MAD_IFC
+ * with in_wc). Offsets from byte 256.
+ */
+#define HERMON_MAD_IFC_MBOX_EXT  512    /* the input mailbox with it */
+#define HERMON_MAD_EXT_MY_QPN    0      /* be32: the QP it came in on (0/1) */
+#define HERMON_MAD_EXT_RQPN      8      /* be32: the sender's QP */
+#define HERMON_MAD_EXT_SL        12     /* 7:4 the SL */
+#define HERMON_MAD_EXT_G_PATH    13     /* 7 GRH present, 6:0 DLID path bits */
+#define HERMON_MAD_EXT_PKEY      18     /* be16: the P_Key index */
+#define HERMON_MAD_EXT_GRH       64     /* 40 bytes: the GRH, if any */
 
 /* The common MAD header (IBA 13.4.2) and the SMP fields. */
 #define HERMON_MAD_BASE_VERSION  0      /* 1 */
@@ -52,6 +66,8 @@
 
 #define HERMON_MAD_METHOD_GET      0x01
 #define HERMON_MAD_METHOD_SET      0x02
+#define HERMON_MAD_METHOD_TRAP     0x05
+#define HERMON_MAD_METHOD_TRAP_REPRESS 0x07
 #define HERMON_MAD_METHOD_GET_RESP 0x81
 
 /* MAD status (IBA 13.4.7): bits 4:2 the invalid-field code. */
@@ -61,11 +77,28 @@
 #define HERMON_MAD_STATUS_BAD_VALUE   0x001c  /* attribute or modifier value */
 #define HERMON_MAD_STATUS_D           0x8000  /* DR SMP direction bit */
 
+#define HERMON_SMP_ATTR_NOTICE     0x0002
 #define HERMON_SMP_ATTR_NODE_DESC  0x0010
 #define HERMON_SMP_ATTR_NODE_INFO  0x0011
 #define HERMON_SMP_ATTR_GUID_INFO  0x0014
 #define HERMON_SMP_ATTR_PORT_INFO  0x0015
 #define HERMON_SMP_ATTR_PKEY_TABLE 0x0016
+#define HERMON_SMP_ATTR_SM_INFO    0x0020
+
+/* Notice (IBA 14.2.5.1 / 13.4.8.2) of a generic trap, offsets into the
+ * SMP data; trap 256 (Bad M_Key) details from byte 10. */
+#define HERMON_NOTICE_GENERIC_TYPE 0    /* 7 IsGeneric, 6:0 type */
+#define HERMON_NOTICE_PRODUCER     1    /* 24 bits: 1 = channel adapter */
+#define HERMON_NOTICE_TRAP_NUM     4    /* be16 */
+#define HERMON_NOTICE_ISSUER_LID   6    /* be16 */
+#define HERMON_NOTICE_LIDADDR      10   /* be16: trap 256, the requester */
+#define HERMON_NOTICE_DRSLID       12   /* be16 */
+#define HERMON_NOTICE_METHOD       14
+#define HERMON_NOTICE_ATTR_ID      16   /* be16 */
+#define HERMON_NOTICE_ATTR_MOD     18   /* be32 */
+#define HERMON_NOTICE_MKEY         22   /* be64 */
+#define HERMON_NOTICE_TYPE_SECURITY 2
+#define HERMON_TRAP_BAD_MKEY       256
 
 /* NodeInfo (IBA 14.2.5.3), offsets into the SMP data. */
 #define HERMON_NI_BASE_VERSION   0
@@ -100,7 +133,11 @@
 #define HERMON_PI_VL_CAP         37     /* 7:4 */
 #define HERMON_PI_MTU_CAP        41     /* 3:0 */
 #define HERMON_PI_OPER_VLS       43     /* 7:4 */
-#define HERMON_PI_GUID_CAP       48
+#define HERMON_PI_MKEY_VIOL      44     /* be16 M_KeyViolations */
+#define HERMON_PI_PKEY_VIOL      46     /* be16 */
+#define HERMON_PI_QKEY_VIOL      48     /* be16 */
+#define HERMON_PI_GUID_CAP       50
+#define HERMON_PI_CLIENT_REREG   51     /* 7 ClientReregister */
 
 /* PortInfo PortState (IBA 14.2.5.6): 0 on a SubnSet = no change. */
 #define HERMON_IB_PORT_NOP    0

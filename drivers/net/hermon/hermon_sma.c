@@ -15,10 +15,15 @@
  * after the ports are up (Linux ib_mad_port_open). A control thread of
  * the device ("hermon-sma") polls its CQ; each SMP request received
  * (class 0x01 LID routed or 0x81 directed route, method Get, Set or
- * TrapRepress, not SMInfo: Linux mlx4_ib ib_process_mad's filter) goes to
- * MAD_IFC with the keys checked (a received SMP, as Linux passes in_wc),
- * and the firmware's response goes back on QP0 to the request's SLID
- * with its SL. Directed-route SMPs get the end-node checks and fix-ups of
+ * TrapRepress: Linux mlx4_ib ib_process_mad's filter) goes to MAD_IFC
+ * with the keys checked and the packet's extended info (Linux passes
+ * in_wc), and the firmware's response goes back on QP0 to the request's
+ * SLID with its SL. SMInfo is not the SMA's (no SM runs here): a Get or
+ * Set of it gets "unsupported", as Linux ib_mad answers what no agent
+ * takes. The SMA's own traps (QP0 receives from SLID 0) go on to the
+ * master SM. What an accepted SubnSet changes is snooped (Linux
+ * smp_snoop): the SM's address, the GID 0 and P_Key caches, and the
+ * port events. Directed-route SMPs get the end-node checks and fix-ups of
  * IBA 14.2.2.2 (Linux drivers/infiniband/core/smi.c) on the way in and
  * on the way out; those failing them are dropped and counted.
  *
@@ -40,7 +45,7 @@
 
 #include "hermon_barrier.h"
 #include "hermon_logs.h"
-#include "hermon_mad_wire.h"
+#include "hermon_mad.h"
 #include "hermon_obj.h"
 #include "hermon_sqp_wire.h"
 
@@ -49,8 +54,6 @@
 #define SMA_SLOT (HERMON_GRH_LEN + HERMON_MAD_SIZE)
 #define SMA_POLL_NS (1000 * 1000)          /* 1 ms between idle polls */
 
-#define SMA_METHOD_TRAP_REPRESS 0x07
-#define SMA_ATTR_SM_INFO 0x0020
 #define SMA_DR_MAX_HOPS 63                 /* IBA 14.2.1.2: 64-byte paths */
 
 struct hermon_sma {
@@ -62,12 +65,25 @@ struct hermon_sma {
 	struct hermon_mr mr;
 	struct hermon_qp qp;
 	struct hermon_ah ah;
+	uint16_t sm_lid;                   /* the master SM (snooped PortInfo) */
+	uint8_t sm_sl;
 	uint8_t *buf;                      /* receive slots, then send slots */
 	uint32_t send_k;
 	uint32_t sends_out;
 	bool broken;                       /* the QP left RTS: rebuild it */
 	struct hermon_sma_stats st;
 };
+
+/* The PortInfo fields the snoop compares (Linux smp_snoop's prev_lid). */
+struct sma_pi {
+	uint64_t prefix;
+	uint16_t lid, sm_lid;
+	uint8_t sm_sl;
+};
+
+static void pi_fields(const uint8_t *d, struct sma_pi *pi);
+static void sm_addr(struct hermon_sma *a, const struct sma_pi *pi);
+static void refresh_pkeys(struct hermon_sma *a);
 
 static uint8_t *
 recv_slot(struct hermon_sma *a, uint32_t i)
@@ -128,8 +144,10 @@ agent_new(struct hermon_dev *hd, uint8_t port)
 {
 	struct prdma_cq_init_attr ca = { .cqe = SMA_NRECV + SMA_NSEND };
 	size_t bytes = (size_t)SMA_NRECV * SMA_SLOT + (size_t)SMA_NSEND * HERMON_MAD_SIZE;
+	uint8_t pi[HERMON_SMP_DATA_LEN];
 	struct prdma_qp_init_attr qa;
 	struct hermon_sma *a;
+	struct sma_pi f;
 	uint32_t i;
 	int ret;
 
@@ -189,6 +207,13 @@ agent_new(struct hermon_dev *hd, uint8_t port)
 	a->ah.pub.dev = hd->pdev;
 	a->ah.pub.pd = &a->pd.pub;
 	a->ah.pub.attr.port_num = port;
+	/* what an SM set before the agent ran: the SM's address, P_Keys */
+	if (hermon_mad_subn(hd, port, HERMON_MAD_METHOD_GET, HERMON_SMP_ATTR_PORT_INFO, port,
+			    NULL, pi) == 0) {
+		pi_fields(pi, &f);
+		sm_addr(a, &f);
+	}
+	refresh_pkeys(a);
 	return a;
 err:
 	HERMON_LOG(ERR, "%s: port %u: no SMP agent: %s", hd->pdev->name, port,
@@ -292,33 +317,196 @@ send_resp(struct hermon_sma *a, const uint8_t *resp, uint16_t dlid, uint8_t sl)
 	a->st.answered++;
 }
 
-/* One SMP @mad received from @slid on SL @sl: to the SMA, the answer back. */
 static void
-handle_smp(struct hermon_sma *a, const uint8_t *rx, uint16_t slid, uint8_t sl)
+pi_fields(const uint8_t *d, struct sma_pi *pi)
 {
-	uint8_t in[HERMON_MAD_SIZE], out[HERMON_MAD_SIZE];
-	uint8_t cls = rx[HERMON_MAD_MGMT_CLASS], method = rx[HERMON_MAD_METHOD];
-	bool dr = cls == HERMON_MGMT_CLASS_SUBN_DR;
+	pi->prefix = hermon_mad_get64(d + HERMON_PI_GID_PREFIX);
+	pi->lid = hermon_mad_get16(d + HERMON_PI_LID);
+	pi->sm_lid = hermon_mad_get16(d + HERMON_PI_SM_LID);
+	pi->sm_sl = d[HERMON_PI_MTU_SMSL] & 0xf;
+}
 
-	if (rx[HERMON_MAD_BASE_VERSION] != 1 || (cls != HERMON_MGMT_CLASS_SUBN_LID && !dr) ||
-	    (method != HERMON_MAD_METHOD_GET && method != HERMON_MAD_METHOD_SET &&
-	     method != SMA_METHOD_TRAP_REPRESS) ||
-	    hermon_mad_get16(rx + HERMON_MAD_ATTR_ID) == SMA_ATTR_SM_INFO) {
+static void
+raise_port(struct hermon_sma *a, enum prdma_event_type type)
+{
+	struct prdma_async_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.type = type;
+	ev.element.port_num = a->port;
+	a->st.events++;
+	prdma_dev_raise_event(a->hd->pdev, &ev);
+}
+
+/* Re-read the port's GID 0 (the GRH source of IB QP1) and P_Key block 0. */
+static void
+refresh_gid(struct hermon_sma *a)
+{
+	struct hermon_port *p = &a->hd->port[a->port - 1];
+	uint8_t g[16];
+
+	if (hermon_mad_ib_gid(a->hd, a->port, 0, g) == 0) {
+		memcpy(p->gid, g, 16);
+		p->gid_set = true;
+	}
+}
+
+static void
+refresh_pkeys(struct hermon_sma *a)
+{
+	struct hermon_port *p = &a->hd->port[a->port - 1];
+	uint8_t d[HERMON_SMP_DATA_LEN];
+	unsigned int i;
+
+	if (hermon_mad_subn(a->hd, a->port, HERMON_MAD_METHOD_GET, HERMON_SMP_ATTR_PKEY_TABLE,
+			    0, NULL, d) < 0)
+		return;
+	for (i = 0; i < HERMON_PKEYS_PER_BLOCK; i++)
+		p->pkey[i] = hermon_mad_get16(d + 2 * i);
+	p->pkey_set = true;
+}
+
+/* The SM's address, as Linux update_sm_ah keeps it for forward_trap. */
+static void
+sm_addr(struct hermon_sma *a, const struct sma_pi *pi)
+{
+	a->sm_lid = pi->sm_lid;
+	a->sm_sl = pi->sm_sl;
+}
+
+/*
+ * A SubnSet the SMA accepted changed what the PMD keeps of the port: the
+ * caches follow and the application hears of it (Linux mlx4_ib smp_snoop,
+ * and the events its port management change handler raises).
+ */
+static void
+snoop(struct hermon_sma *a, const uint8_t *req, const struct sma_pi *prev)
+{
+	uint16_t attr = hermon_mad_get16(req + HERMON_MAD_ATTR_ID);
+	const uint8_t *d = req + HERMON_SMP_DATA;
+	struct sma_pi now;
+
+	switch (attr) {
+	case HERMON_SMP_ATTR_PORT_INFO:
+		pi_fields(d, &now);
+		sm_addr(a, &now);
+		if (now.sm_lid != prev->sm_lid || now.sm_sl != prev->sm_sl)
+			raise_port(a, PRDMA_EVENT_SM_CHANGE);
+		if (now.lid != prev->lid)
+			raise_port(a, PRDMA_EVENT_LID_CHANGE);
+		if (now.prefix != prev->prefix) {
+			refresh_gid(a);
+			raise_port(a, PRDMA_EVENT_GID_CHANGE);
+		}
+		if (d[HERMON_PI_CLIENT_REREG] & 0x80)
+			raise_port(a, PRDMA_EVENT_CLIENT_REREGISTER);
+		break;
+	case HERMON_SMP_ATTR_PKEY_TABLE:
+		refresh_pkeys(a);
+		raise_port(a, PRDMA_EVENT_PKEY_CHANGE);
+		break;
+	case HERMON_SMP_ATTR_GUID_INFO:
+		refresh_gid(a);
+		raise_port(a, PRDMA_EVENT_GID_CHANGE);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The response to an SMP nobody here serves (Linux ib_mad
+ * generate_unmatched_resp): GetResp, "unsupported method/attribute". */
+static void
+unmatched(uint8_t *out, const uint8_t *in)
+{
+	memcpy(out, in, HERMON_MAD_SIZE);
+	out[HERMON_MAD_METHOD] = HERMON_MAD_METHOD_GET_RESP;
+	hermon_mad_put16(out + HERMON_MAD_STATUS, HERMON_MAD_STATUS_BAD_ATTR);
+}
+
+/*
+ * One SMP received in @slot (GRH area, then the MAD) with its completion
+ * @wc from @slid: to the SMA through MAD_IFC with the packet's extended
+ * info, the answer back.
+ */
+static void
+handle_smp(struct hermon_sma *a, const uint8_t *slot, const struct prdma_wc *wc,
+	   uint16_t slid)
+{
+	uint8_t in[HERMON_MAD_IFC_MBOX_EXT], out[HERMON_MAD_SIZE], *x = in + HERMON_MAD_SIZE;
+	const uint8_t *rx = slot + HERMON_GRH_LEN;
+	uint8_t cls = rx[HERMON_MAD_MGMT_CLASS], method = rx[HERMON_MAD_METHOD];
+	bool dr = cls == HERMON_MGMT_CLASS_SUBN_DR, set_pi = false;
+	uint16_t attr = hermon_mad_get16(rx + HERMON_MAD_ATTR_ID);
+	struct sma_pi prev = { 0 };
+	uint8_t d[HERMON_SMP_DATA_LEN];
+
+	if (rx[HERMON_MAD_BASE_VERSION] != 1 || (cls != HERMON_MGMT_CLASS_SUBN_LID && !dr)) {
 		a->st.dropped++;
 		return;
 	}
-	memcpy(in, rx, sizeof(in));
+	/* a trap from SLID 0 is the firmware's own: to the master SM, by
+	 * the address snooped from PortInfo (Linux forward_trap) */
+	if (method == HERMON_MAD_METHOD_TRAP && slid == 0) {
+		if (a->sm_lid == 0) {
+			a->st.dropped++;
+			return;
+		}
+		a->st.traps++;
+		send_resp(a, rx, a->sm_lid, a->sm_sl);
+		return;
+	}
+	if (method != HERMON_MAD_METHOD_GET && method != HERMON_MAD_METHOD_SET &&
+	    method != HERMON_MAD_METHOD_TRAP_REPRESS) {
+		a->st.dropped++;
+		return;
+	}
+	memcpy(in, rx, HERMON_MAD_SIZE);
 	if (dr && !dr_recv(in, a->port)) {
 		a->st.dr_dropped++;
 		return;
 	}
-	/* a received SMP: the firmware checks its M_Key (op_mod 0) */
-	if (hermon_cmd_mad_ifc(&a->hd->cmd, a->port, 0, in, out) < 0) {
+	if (attr == HERMON_SMP_ATTR_SM_INFO) {
+		/* no SM runs here: the SMA is not asked (Linux process_mad
+		 * leaves SMInfo alone) and, with no agent to take it, ib_mad
+		 * answers a Get or Set "unsupported" */
+		if (method == HERMON_MAD_METHOD_TRAP_REPRESS) {
+			a->st.dropped++;
+			return;
+		}
+		unmatched(out, in);
+		a->st.sminfo++;
+		goto answer;
+	}
+	/* the extended info of the received packet (Linux mlx4_MAD_IFC with
+	 * in_wc): the firmware checks the keys and names the requester in
+	 * the traps a failed check raises */
+	memset(x, 0, HERMON_MAD_IFC_MBOX_EXT - HERMON_MAD_SIZE);
+	hermon_mad_put32(x + HERMON_MAD_EXT_MY_QPN, 0);
+	hermon_mad_put32(x + HERMON_MAD_EXT_RQPN, wc->src_qp);
+	x[HERMON_MAD_EXT_SL] = (uint8_t)(wc->sl << 4);
+	x[HERMON_MAD_EXT_G_PATH] = (wc->wc_flags & PRDMA_WC_GRH) ? 0x80 : 0;
+	hermon_mad_put16(x + HERMON_MAD_EXT_PKEY, wc->pkey_index);
+	if (wc->wc_flags & PRDMA_WC_GRH)
+		memcpy(x + HERMON_MAD_EXT_GRH, slot, HERMON_GRH_LEN);
+	/* what the snoop compares against (Linux reads the port first) */
+	if (method == HERMON_MAD_METHOD_SET && attr == HERMON_SMP_ATTR_PORT_INFO &&
+	    hermon_mad_subn(a->hd, a->port, HERMON_MAD_METHOD_GET, HERMON_SMP_ATTR_PORT_INFO,
+			    a->port, NULL, d) == 0) {
+		pi_fields(d, &prev);
+		set_pi = true;
+	}
+	if (hermon_cmd_mad_ifc_wc(&a->hd->cmd, a->port, slid, 0, in, out) < 0) {
 		a->st.dropped++;
 		return;
 	}
-	if (method == SMA_METHOD_TRAP_REPRESS)
+	if (method == HERMON_MAD_METHOD_SET &&
+	    (hermon_mad_get16(out + HERMON_MAD_STATUS) & ~HERMON_MAD_STATUS_D) == 0 &&
+	    (set_pi || attr != HERMON_SMP_ATTR_PORT_INFO))
+		snoop(a, in, &prev);
+	if (method == HERMON_MAD_METHOD_TRAP_REPRESS)
 		return;
+answer:
 	if (dr) {
 		/* the response travels back (Linux process_mad sets D) */
 		hermon_mad_put16(out + HERMON_MAD_STATUS,
@@ -330,7 +518,7 @@ handle_smp(struct hermon_sma *a, const uint8_t *rx, uint16_t slid, uint8_t sl)
 		}
 	}
 	/* to where it came from (Linux agent_send_response: AH from the wc) */
-	send_resp(a, out, slid, sl);
+	send_resp(a, out, slid, wc->sl);
 }
 
 /* Drain the agent's CQ; the number of completions taken. */
@@ -366,8 +554,7 @@ agent_step(struct hermon_sma *a)
 		}
 		a->st.received++;
 		if (wc.byte_len >= SMA_SLOT && wc.wr_id < SMA_NRECV)
-			handle_smp(a, recv_slot(a, (uint32_t)wc.wr_id) + HERMON_GRH_LEN, slid,
-				   wc.sl);
+			handle_smp(a, recv_slot(a, (uint32_t)wc.wr_id), &wc, slid);
 		else
 			a->st.dropped++;
 		if (post_recv(a, (uint32_t)wc.wr_id) < 0)

@@ -135,6 +135,8 @@ struct hm_sma_port {
 	uint8_t state;                        /* HERMON_IB_PORT_* */
 	uint8_t lmc, sm_sl;
 	uint32_t cap_mask;
+	uint16_t mkey_viol;                   /* PortInfo M_KeyViolations */
+	uint16_t notice_count;                /* traps this port issued */
 	uint64_t guid[HM_SMA_GUIDS];
 	uint16_t pkey[HM_SMA_PKEYS];
 };

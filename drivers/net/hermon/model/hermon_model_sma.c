@@ -20,7 +20,10 @@
  * BAD_PARAM; a MAD the agent discards (base version not 1, a class other
  * than the two SMP classes, an M_Key mismatch with the M_Key check on)
  * BAD_PKT. Wrong methods and attributes are answered, with the MAD
- * status IBA 13.4.7 gives. The firmware's performance management agent
+ * status IBA 13.4.7 gives. A received MAD comes with its extended info
+ * (op_mod bit 2: the SLID in in_mod, QP, SL, P_Key index and GRH after
+ * the MAD): an SMP must have come in on QP0, and a failed M_Key check
+ * raises trap 256 naming the requester (hm_sma_bad_mkey). The firmware's performance management agent
  * (class 0x04, which Linux also reaches through MAD_IFC) is not modelled:
  * its MADs get "unsupported attribute". An Ethernet port's agent answers only the node
  * attributes (there is no IB port behind it).
@@ -28,7 +31,7 @@
 
 #include <string.h>
 
-#include "hermon_model_priv.h"
+#include "hermon_model_exec.h"
 #include "../hermon_mad_wire.h"
 
 static const char hm_node_desc[] = "prdma hermon model";
@@ -164,6 +167,7 @@ port_info(struct hermon_model *m, uint8_t port, uint8_t *d)
 	d[HERMON_PI_VL_CAP] = 4u << 4;       /* VL0-7 */
 	d[HERMON_PI_MTU_CAP] = 5;            /* 4096 */
 	d[HERMON_PI_OPER_VLS] = 4u << 4;
+	hermon_mad_put16(d + HERMON_PI_MKEY_VIOL, s->mkey_viol);
 	d[HERMON_PI_GUID_CAP] = HM_SMA_GUIDS;
 }
 
@@ -280,12 +284,93 @@ hm_sma_attr(struct hermon_model *m, uint8_t port, uint8_t *o, bool set)
 	}
 }
 
+/*
+ * A trap the SMA issues goes to the host first: ConnectX firmware puts it
+ * on the port's QP0 receive queue from SLID 0, and the host forwards it
+ * to the master SM (Linux mlx4_ib ib_process_mad: a Trap with SLID 0 goes
+ * to forward_trap, through the SM address snooped from PortInfo). Lost
+ * when QP0 has no receive posted, as on the wire.
+ */
+static void
+hm_sma_trap_to_host(struct hermon_model *m, uint8_t port, const uint8_t *mad)
+{
+	static const uint8_t no_grh[HM_GRH];
+	struct hm_seg src[2] = {
+		{ .len = HM_GRH, .direct = no_grh },
+		{ .len = HERMON_MAD_SIZE, .direct = mad },
+	};
+	struct hm_rwqe r;
+	struct hm_qp q;
+
+	if (m->sqp_base == 0 || hm_qp_load(m, hm_sqp_dest(m, port, 0), &q) < 0 ||
+	    !q.rt->active || q.st != HERMON_QPST_MLX ||
+	    (q.state != HERMON_QPS_RTR && q.state != HERMON_QPS_RTS) ||
+	    hm_rwqe_peek(&q, &r) < 0)
+		return;
+	if (r.bad_key || r.cap < HM_GRH + HERMON_MAD_SIZE) {
+		hm_rwqe_take(&q, &r);
+		hm_cqe_err(&q, false, r.ctr, r.bad_key ? HERMON_SYND_LOC_PROT :
+			   HERMON_SYND_LOC_LEN);
+		return;
+	}
+	if (hm_copy(m, r.seg, r.nseg, m, src, 2, HM_GRH + HERMON_MAD_SIZE) != 0)
+		return;
+	hm_rwqe_take(&q, &r);
+	hm_cqe_ok_lid(&q, false, HERMON_CQE_RECV_SEND, r.ctr, HM_GRH + HERMON_MAD_SIZE, 0, 0,
+		      false, false, m->sma[port - 1].sm_sl, 0);
+}
+
+/*
+ * An M_Key check failed (IBA 14.2.4.1, C14-16/17): count it and, when
+ * the firmware knows who asked (the received packet's extended info: the
+ * requester's SLID), raise trap 256 Bad M_Key to the master SM. Without
+ * it the firmware has nobody to name and no trap goes out (Linux
+ * mlx4_MAD_IFC: "Key check traps can't be generated unless we have in_wc";
+ * it then ignores the keys).
+ */
+static void
+hm_sma_bad_mkey(struct hermon_model *m, uint8_t port, const uint8_t *in, bool ext,
+		uint16_t slid)
+{
+	struct hm_sma_port *s = &m->sma[port - 1];
+	uint8_t t[HERMON_MAD_SIZE], *d = t + HERMON_SMP_DATA;
+
+	if (s->mkey_viol != 0xffff)
+		s->mkey_viol++;
+	if (!ext || s->sm_lid == 0)
+		return;
+	memset(t, 0, sizeof(t));
+	t[HERMON_MAD_BASE_VERSION] = 1;
+	t[HERMON_MAD_MGMT_CLASS] = HERMON_MGMT_CLASS_SUBN_LID;
+	t[HERMON_MAD_CLASS_VERSION] = 1;
+	t[HERMON_MAD_METHOD] = HERMON_MAD_METHOD_TRAP;
+	hermon_mad_put64(t + HERMON_MAD_TID, 0x4d4b000000000000ull | ++s->notice_count);
+	hermon_mad_put16(t + HERMON_MAD_ATTR_ID, HERMON_SMP_ATTR_NOTICE);
+	hermon_mad_put64(t + HERMON_SMP_MKEY, s->mkey);
+	d[HERMON_NOTICE_GENERIC_TYPE] = 0x80 | HERMON_NOTICE_TYPE_SECURITY;
+	d[HERMON_NOTICE_PRODUCER + 2] = 1;
+	hermon_mad_put16(d + HERMON_NOTICE_TRAP_NUM, HERMON_TRAP_BAD_MKEY);
+	hermon_mad_put16(d + HERMON_NOTICE_ISSUER_LID, s->lid);
+	hermon_mad_put16(d + 8, s->notice_count & 0x7fff);
+	hermon_mad_put16(d + HERMON_NOTICE_LIDADDR, slid);
+	if (in[HERMON_MAD_MGMT_CLASS] == HERMON_MGMT_CLASS_SUBN_DR)
+		memcpy(d + HERMON_NOTICE_DRSLID, in + HERMON_SMP_DR_SLID, 2);
+	d[HERMON_NOTICE_METHOD] = in[HERMON_MAD_METHOD];
+	memcpy(d + HERMON_NOTICE_ATTR_ID, in + HERMON_MAD_ATTR_ID, 2);
+	memcpy(d + HERMON_NOTICE_ATTR_MOD, in + HERMON_MAD_ATTR_MOD, 4);
+	memcpy(d + HERMON_NOTICE_MKEY, in + HERMON_SMP_MKEY, 8);
+	hm_sma_trap_to_host(m, port, t);
+}
+
 uint8_t
 hm_sma_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled)
 {
 	const uint8_t *in;
 	uint8_t *out, o[HERMON_MAD_SIZE], method;
 	uint8_t port = (uint8_t)(c->in_mod & 0xffff);
+	bool ext = (c->op_mod & HERMON_MAD_IFC_EXT_INFO) != 0;
+	uint16_t slid = ext ? (uint16_t)(c->in_mod >> 16) : 0;
+	const uint8_t *x = NULL;
 	uint16_t st = 0;
 	bool dr, pma;
 
@@ -296,10 +381,13 @@ hm_sma_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled)
 		return HERMON_STAT_BAD_SYS_STATE;
 	if (port < 1 || port > m->conf.ports)
 		return HERMON_STAT_BAD_PARAM;
-	in = hm_dma_ptr(c->in_param, HERMON_MAD_SIZE);
+	/* a received MAD brings its extended info: 512 bytes in */
+	in = hm_dma_ptr(c->in_param, ext ? HERMON_MAD_IFC_MBOX_EXT : HERMON_MAD_SIZE);
 	out = hm_dma_ptr(c->out_param, HERMON_MAD_SIZE);
 	if (in == NULL || out == NULL)
 		return HERMON_STAT_BAD_PARAM;
+	if (ext)
+		x = in + HERMON_MAD_SIZE;
 	dr = in[HERMON_MAD_MGMT_CLASS] == HERMON_MGMT_CLASS_SUBN_DR;
 	pma = in[HERMON_MAD_MGMT_CLASS] == HERMON_MGMT_CLASS_PERF;
 	/* what the agent does not take at all it drops (no response): the
@@ -307,12 +395,18 @@ hm_sma_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled)
 	if (in[HERMON_MAD_BASE_VERSION] != 1 ||
 	    (in[HERMON_MAD_MGMT_CLASS] != HERMON_MGMT_CLASS_SUBN_LID && !dr && !pma))
 		return HERMON_STAT_BAD_PKT;
+	/* a received SMP came in on QP0, a GMP on QP1 (IBA 13.5.1: SMPs
+	 * only on QP0); a packet that did not is discarded */
+	if (x != NULL && hermon_mad_get32(x + HERMON_MAD_EXT_MY_QPN) != (pma ? 1u : 0u))
+		return HERMON_STAT_BAD_PKT;
 	/* IBA 14.2.4: with the M_Key check on, a Set (or a Get while the
 	 * protect bits say so; not modelled) needs the port's M_Key */
-	if ((c->op_mod & HERMON_MAD_IFC_IGNORE_MKEY) == 0 &&
+	if (!pma && (c->op_mod & HERMON_MAD_IFC_IGNORE_MKEY) == 0 &&
 	    m->sma[port - 1].mkey != 0 && in[HERMON_MAD_METHOD] == HERMON_MAD_METHOD_SET &&
-	    hermon_mad_get64(in + HERMON_SMP_MKEY) != m->sma[port - 1].mkey)
+	    hermon_mad_get64(in + HERMON_SMP_MKEY) != m->sma[port - 1].mkey) {
+		hm_sma_bad_mkey(m, port, in, ext, slid);
 		return HERMON_STAT_BAD_PKT;
+	}
 	memcpy(o, in, sizeof(o));
 	method = in[HERMON_MAD_METHOD];
 	if (in[HERMON_MAD_CLASS_VERSION] != 1)
