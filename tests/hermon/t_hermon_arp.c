@@ -9,7 +9,8 @@
  * hermon_model_raw.c). RC paths and UD AHs resolve; NOWAIT is EAGAIN,
  * then success; nobody answering is EHOSTUNREACH within the bound; a
  * forged reply is not learnt; a frame no steering entry takes is a
- * counted drop; a RoCE datagram does not reach a raw QP.
+ * counted drop; a RoCE datagram does not reach a raw QP; the device's own
+ * address needs no neigh=.
  */
 
 #include <errno.h>
@@ -517,6 +518,23 @@ test_datagram_not_raw(void **state)
 	assert_int_equal(prdma_qp_destroy(qb), 0);
 }
 
+/* Our own address is our MAC without asking (no neigh= for loopback). */
+static void
+test_self_address(void **state)
+{
+	struct prdma_neigh_stats s0, s1;
+	struct prdma_ah *ah;
+
+	(void)state;
+	prdma_neigh_stats_get(&ea.hd->neigh, &s0);
+	ah = ah_to(&ea, 3, PRDMA_AH_F_NOWAIT);
+	assert_non_null(ah);
+	assert_memory_equal(((struct hermon_ah *)ah)->l2 + 2, mac_a, 6);
+	assert_int_equal(prdma_ah_destroy(ah), 0);
+	prdma_neigh_stats_get(&ea.hd->neigh, &s1);
+	assert_int_equal(s1.solicits, s0.solicits);
+}
+
 static int
 end_up(struct end *e, const char *args, const char *model)
 {
@@ -583,6 +601,7 @@ main(void)
 		cmocka_unit_test(test_forged_reply),
 		cmocka_unit_test(test_unsteered_drop),
 		cmocka_unit_test(test_datagram_not_raw),
+		cmocka_unit_test(test_self_address),
 	};
 
 	return cmocka_run_group_tests_name("hermon-arp", tests, setup, teardown);

@@ -17,7 +17,9 @@
  * PRDMA_AH_F_NOWAIT until the answer is in, and a blocking caller waits
  * up to L2_RESOLVE_MS, then EHOSTUNREACH, as on the soft provider
  * (roce_neigh_resolve). Without ip= (no address to ask from) or for IPv6
- * (no neighbour discovery) nothing can ask: EHOSTUNREACH at once.
+ * (no neighbour discovery) nothing can ask: EHOSTUNREACH at once. The
+ * device's own address (ip=) is its port's MAC without asking (a
+ * loopback connection), as a kernel's local route would give it.
  */
 
 #include <errno.h>
@@ -59,9 +61,12 @@ hermon_l2_init(struct hermon_dev *hd)
 /* What the GID alone gives: 0 with @mac, or 1 when the cache must answer
  * (@ip, @ipv6 the address to ask it for). */
 static int
-gid_mac(const struct prdma_ah_attr *at, uint8_t mac[6], const uint8_t **ip, int *ipv6)
+gid_mac(const struct hermon_dev *hd, const struct prdma_ah_attr *at, uint8_t mac[6],
+	const uint8_t **ip, int *ipv6)
 {
 	const uint8_t *g = at->dgid.raw;
+	uint8_t port = at->port_num >= 1 && at->port_num <= hd->caps.num_ports ?
+		at->port_num : 1;
 
 	if (at->flags & PRDMA_AH_F_DMAC) {
 		memcpy(mac, at->dmac.addr_bytes, 6);
@@ -84,6 +89,11 @@ gid_mac(const struct prdma_ah_attr *at, uint8_t mac[6], const uint8_t **ip, int 
 	}
 	*ipv6 = memcmp(g, v4_mapped, sizeof(v4_mapped)) != 0;
 	*ip = *ipv6 ? g : g + 12;
+	/* our own address: the port's MAC (a connection to ourselves) */
+	if (!*ipv6 && hd->args.has_ip && memcmp(*ip, hd->args.ip, 4) == 0) {
+		memcpy(mac, hd->port[port - 1].mac, 6);
+		return 0;
+	}
 	return 1;
 }
 
@@ -94,7 +104,7 @@ hermon_l2_dmac(struct hermon_dev *hd, const struct prdma_ah_attr *at, uint8_t ma
 	const uint8_t *ip;
 	int ipv6;
 
-	if (gid_mac(at, mac, &ip, &ipv6) == 0)
+	if (gid_mac(hd, at, mac, &ip, &ipv6) == 0)
 		return 0;
 	if (prdma_neigh_lookup(&hd->neigh, ip, ipv6, &e) == 0) {
 		memcpy(mac, e.addr_bytes, 6);
@@ -116,7 +126,7 @@ hermon_l2_resolve(struct hermon_dev *hd, const struct prdma_ah_attr *at)
 
 	if (at->port_num < 1 || at->port_num > hd->caps.num_ports ||
 	    hd->port[at->port_num - 1].type != HERMON_PORT_TYPE_ETH ||
-	    gid_mac(at, mac, &ip, &ipv6) == 0)
+	    gid_mac(hd, at, mac, &ip, &ipv6) == 0)
 		return 0;
 	start = prdma_neigh_now_ms();
 	for (;;) {
