@@ -164,10 +164,11 @@ test_ipv4_static_neighbour(void **state)
 }
 
 /*
- * The semantics of a miss: nothing on a Hermon port can ask the network
- * (no raw Ethernet queue), so blocking and PRDMA_AH_F_NOWAIT callers both
- * get EHOSTUNREACH at once, never EAGAIN they would retry in vain; and the
- * misses and hits are the shared cache's counters.
+ * The semantics of a miss without ip=: the PMD has no address to send ARP
+ * from (hermon_arp.c starts no agent), so blocking and PRDMA_AH_F_NOWAIT
+ * callers both get EHOSTUNREACH at once, never EAGAIN they would retry in
+ * vain; and the misses and hits are the shared cache's counters (with
+ * ip=, hermon-arp).
  */
 static void
 test_miss_semantics(void **state)

@@ -17,6 +17,7 @@
 
 #include "prdma_fp.h"
 #include "prdma_provider.h"
+#include "hermon_arp.h"
 #include "hermon_dev.h"
 #include "hermon_logs.h"
 #include "hermon_mad.h"
@@ -131,6 +132,7 @@ hermon_dev_free(struct hermon_dev *hd)
 	hermon_bus_close(&hd->bus);
 	pthread_mutex_destroy(&hd->ev_lock);
 	pthread_mutex_destroy(&hd->sma_lock);
+	pthread_mutex_destroy(&hd->arp_lock);
 	free(hd);
 }
 
@@ -141,6 +143,7 @@ hermon_dev_remove(struct prdma_dev *dev)
 
 	if (hd == NULL)
 		return;
+	hermon_arp_stop(hd);
 	hermon_sma_stop(hd);
 	hermon_ports_close(hd);
 	hermon_sqp_release(hd);
@@ -362,6 +365,7 @@ hermon_probe(struct prdma_dev *dev, const char *args)
 	hd->pdev = dev;
 	pthread_mutex_init(&hd->ev_lock, NULL);
 	pthread_mutex_init(&hd->sma_lock, NULL);
+	pthread_mutex_init(&hd->arp_lock, NULL);
 	ret = hermon_args_parse(args, &hd->args);
 	if (ret < 0)
 		goto err_args;
@@ -434,6 +438,9 @@ hermon_probe(struct prdma_dev *dev, const char *args)
 	 * ib_mad_port_open once the device is registered); without it the
 	 * port works, but no subnet manager can activate it */
 	(void)hermon_sma_start(hd);
+	/* F13: ARP for the neighbour cache, answered while the application
+	 * is idle (a failure leaves static neighbours only) */
+	(void)hermon_arp_start(hd);
 	HERMON_LOG(INFO, "%s: %s (0x%04x) on %s, firmware %u.%u.%u, %u port(s)",
 		   dev->name, hd->bus.part, hd->bus.device_id, hd->bus.ops->name,
 		   hd->fw.major, hd->fw.minor, hd->fw.subminor, hd->caps.num_ports);
@@ -462,6 +469,7 @@ err_bus:
 err_args:
 	pthread_mutex_destroy(&hd->ev_lock);
 	pthread_mutex_destroy(&hd->sma_lock);
+	pthread_mutex_destroy(&hd->arp_lock);
 	free(hd);
 	rte_errno = -ret;
 	return ret;

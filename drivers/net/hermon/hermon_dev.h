@@ -136,6 +136,7 @@ struct hermon_cq;
 struct hermon_srq;
 struct hermon_mcast;
 struct hermon_sma;
+struct hermon_arp;
 
 /* What the SMP agent of one IB port did (hermon_sma.c). */
 struct hermon_sma_stats {
@@ -203,6 +204,13 @@ struct hermon_dev {
 	bool sma_thread_on;
 	volatile bool sma_quit;
 	bool sma_closing;                /**< teardown: no agent restarts */
+	/* F13: the ARP agents (hermon_arp.c): per Ethernet port, polled by
+	 * their thread; the lock also serialises the solicit()s' sends */
+	struct hermon_arp *arp[HERMON_MAX_PORTS];
+	pthread_mutex_t arp_lock;
+	pthread_t arp_thread;
+	bool arp_thread_on;
+	volatile bool arp_quit;
 };
 
 /* hermon_fw.c */

@@ -12,19 +12,32 @@
  * IPv6 GID. The static neighbours of the devargs (neigh=IP/MAC) are its
  * static entries.
  *
- * The PMD gives the cache no way to ask the network: it has no raw
- * Ethernet queue to send or receive ARP or ND (doc/guides/nics/hermon.md,
- * "Open"), so a miss is EHOSTUNREACH at once, for blocking and
- * PRDMA_AH_F_NOWAIT callers alike: nothing would answer a wait.
+ * The cache asks the network with ARP (hermon_arp.c: a raw Ethernet QP
+ * per port and a thread answering requests): a miss is EAGAIN under
+ * PRDMA_AH_F_NOWAIT until the answer is in, and a blocking caller waits
+ * up to L2_RESOLVE_MS, then EHOSTUNREACH, as on the soft provider
+ * (roce_neigh_resolve). Without ip= (no address to ask from) or for IPv6
+ * (no neighbour discovery) nothing can ask: EHOSTUNREACH at once. The
+ * device's own address (ip=) is its port's MAC without asking (a
+ * loopback connection), as a kernel's local route would give it.
  */
 
 #include <errno.h>
 #include <string.h>
+#include <time.h>
 #include <arpa/inet.h>
 #include <sys/socket.h>
 
+#include "hermon_arp.h"
 #include "hermon_logs.h"
 #include "hermon_obj.h"
+
+#define L2_RESOLVE_MS 1000               /* a blocking resolution's bound */
+#define L2_WAIT_NS (1000 * 1000)         /* between two looks at the cache */
+
+static const struct prdma_neigh_ops l2_ops = {
+	.solicit = hermon_arp_solicit,
+};
 
 static const uint8_t v4_mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
 
@@ -36,7 +49,7 @@ hermon_l2_init(struct hermon_dev *hd)
 	int ret;
 
 	ret = prdma_neigh_init(&hd->neigh, hd->neigh_ent, HERMON_NEIGH_MAX, hd->neigh_req,
-			       HERMON_NEIGH_PENDING, NULL, hd, 0);
+			       HERMON_NEIGH_PENDING, &l2_ops, hd, 0);
 	for (i = 0; ret == 0 && i < hd->args.nb_neigh; i++) {
 		memcpy(mac.addr_bytes, hd->args.neigh[i].mac, 6);
 		ret = prdma_neigh_add_static(&hd->neigh, hd->args.neigh[i].ip,
@@ -48,9 +61,12 @@ hermon_l2_init(struct hermon_dev *hd)
 /* What the GID alone gives: 0 with @mac, or 1 when the cache must answer
  * (@ip, @ipv6 the address to ask it for). */
 static int
-gid_mac(const struct prdma_ah_attr *at, uint8_t mac[6], const uint8_t **ip, int *ipv6)
+gid_mac(const struct hermon_dev *hd, const struct prdma_ah_attr *at, uint8_t mac[6],
+	const uint8_t **ip, int *ipv6)
 {
 	const uint8_t *g = at->dgid.raw;
+	uint8_t port = at->port_num >= 1 && at->port_num <= hd->caps.num_ports ?
+		at->port_num : 1;
 
 	if (at->flags & PRDMA_AH_F_DMAC) {
 		memcpy(mac, at->dmac.addr_bytes, 6);
@@ -73,6 +89,11 @@ gid_mac(const struct prdma_ah_attr *at, uint8_t mac[6], const uint8_t **ip, int 
 	}
 	*ipv6 = memcmp(g, v4_mapped, sizeof(v4_mapped)) != 0;
 	*ip = *ipv6 ? g : g + 12;
+	/* our own address: the port's MAC (a connection to ourselves) */
+	if (!*ipv6 && hd->args.has_ip && memcmp(*ip, hd->args.ip, 4) == 0) {
+		memcpy(mac, hd->port[port - 1].mac, 6);
+		return 0;
+	}
 	return 1;
 }
 
@@ -83,7 +104,7 @@ hermon_l2_dmac(struct hermon_dev *hd, const struct prdma_ah_attr *at, uint8_t ma
 	const uint8_t *ip;
 	int ipv6;
 
-	if (gid_mac(at, mac, &ip, &ipv6) == 0)
+	if (gid_mac(hd, at, mac, &ip, &ipv6) == 0)
 		return 0;
 	if (prdma_neigh_lookup(&hd->neigh, ip, ipv6, &e) == 0) {
 		memcpy(mac, e.addr_bytes, 6);
@@ -97,6 +118,7 @@ int
 hermon_l2_resolve(struct hermon_dev *hd, const struct prdma_ah_attr *at)
 {
 	struct rte_ether_addr e;
+	uint64_t start;
 	const uint8_t *ip;
 	char buf[64];
 	uint8_t mac[6];
@@ -104,14 +126,33 @@ hermon_l2_resolve(struct hermon_dev *hd, const struct prdma_ah_attr *at)
 
 	if (at->port_num < 1 || at->port_num > hd->caps.num_ports ||
 	    hd->port[at->port_num - 1].type != HERMON_PORT_TYPE_ETH ||
-	    gid_mac(at, mac, &ip, &ipv6) == 0)
+	    gid_mac(hd, at, mac, &ip, &ipv6) == 0)
 		return 0;
-	ret = prdma_neigh_resolve(&hd->neigh, ip, ipv6, &e);
+	start = prdma_neigh_now_ms();
+	for (;;) {
+		struct timespec ts = { 0, L2_WAIT_NS };
+
+		ret = prdma_neigh_resolve(&hd->neigh, ip, ipv6, &e);
+		/* NOWAIT (the CM): one step, EAGAIN until the answer is in */
+		if (ret != -EAGAIN || (at->flags & PRDMA_AH_F_NOWAIT))
+			break;
+		if (prdma_neigh_now_ms() - start >= L2_RESOLVE_MS) {
+			ret = -EHOSTUNREACH;
+			break;
+		}
+		/* the ARP thread takes the answer; the model's runs the wire */
+		nanosleep(&ts, NULL);
+	}
 	if (ret != -EHOSTUNREACH)
 		return ret;
 	inet_ntop(ipv6 ? AF_INET6 : AF_INET, ip, buf, sizeof(buf));
-	HERMON_LOG(ERR, "%s: no MAC for %s: the PMD cannot send ARP or neighbour "
-		   "discovery; give it (PRDMA_AH_F_DMAC) or a static neighbour "
-		   "(neigh=IP/MAC)", hd->pdev->name, buf);
+	if (ipv6 || !hd->args.has_ip)
+		HERMON_LOG(ERR, "%s: no MAC for %s: the PMD asks by ARP only, from its "
+			   "ip= address (%s); give it (PRDMA_AH_F_DMAC) or a static "
+			   "neighbour (neigh=IP/MAC)", hd->pdev->name, buf,
+			   ipv6 ? "no neighbour discovery" : "none set");
+	else
+		HERMON_LOG(ERR, "%s: %s does not answer ARP within %u ms", hd->pdev->name,
+			   buf, L2_RESOLVE_MS);
 	return ret;
 }

@@ -157,6 +157,7 @@ struct hermon_qp {
 	uint8_t gsi_port;                /* the port of QP0/QP1 */
 	uint8_t sqp_wire;                /* 0: SMI (QP0), 1: GSI (QP1) */
 	bool sma_owned;                  /* the PMD's own QP0 (hermon_sma.c) */
+	bool raw;                        /* F13: raw Ethernet QP (hermon_arp.c) */
 	uint32_t mlx_psn;
 };
 

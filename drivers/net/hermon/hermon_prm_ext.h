@@ -143,6 +143,7 @@ hermon_mbox_put_be16(void *mbox, size_t off, uint16_t v)
 #define HERMON_SET_PORT_GID_TABLE 5
 #define HERMON_SET_PORT_GENERAL   0
 #define HERMON_SET_PORT_MAC_TABLE 2
+#define HERMON_SET_PORT_RQP_CALC  1   /* Linux MLX4_SET_PORT_RQP_CALC (A0 steering) */
 #define HERMON_MAC_TABLE_LEN      128
 #define HERMON_PORT_SMAC_INDEX    0       /* the port MAC's MAC-table entry */
 

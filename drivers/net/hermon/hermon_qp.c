@@ -28,6 +28,7 @@
 #define QPC_GET(c, f) HERMON_GET(c, queue_pair_ee_context_entry, f)
 #define HERMON_MAX_WQE 1008u
 #define HERMON_FLUSH_WAIT_MS 2000
+#define HERMON_RAW_QP_MTU 7             /* Linux MLX4_RAW_QP_MTU */
 
 static uint32_t
 log2_ceil(uint32_t v)
@@ -173,7 +174,9 @@ hermon_qp_create(struct prdma_qp *pqp, struct prdma_qp_init_attr *attr)
 	qp->srq = (struct hermon_srq *)attr->srq;
 	sq_own_all(qp);
 
-	st = gsi ? HERMON_QPST_MLX : attr->qp_type == PRDMA_QPT_RC ? HERMON_QPST_RC :
+	/* F13: a raw Ethernet QP is MLX on an ordinary QPN (mlx4_ib
+	 * IB_QPT_RAW_PACKET), with MTU code 7 (MLX4_RAW_QP_MTU) below */
+	st = gsi || qp->raw ? HERMON_QPST_MLX : attr->qp_type == PRDMA_QPT_RC ? HERMON_QPST_RC :
 		attr->qp_type == PRDMA_QPT_UC ? HERMON_QPST_UC : HERMON_QPST_UD;
 	memset(&qp->qpc, 0, sizeof(qp->qpc));
 	QPC(st, st);
@@ -185,7 +188,7 @@ hermon_qp_create(struct prdma_qp *pqp, struct prdma_qp_init_attr *attr)
 	QPC(log_rq_stride, rq_shift - 4);
 	/* F32: the device's largest message (Linux: ilog2(caps.max_msg_sz)) */
 	QPC(msg_max, RTE_MIN(hd->caps.log_max_msg, 31u));
-	QPC(mtu, port_mtu(hd, 1));
+	QPC(mtu, qp->raw ? HERMON_RAW_QP_MTU : port_mtu(hd, 1));
 	QPC(usr_page, hd->uar_idx);
 	QPC(local_qpn_een, qp->qpn);
 	QPC(cqn_snd, ((struct hermon_cq *)attr->send_cq)->cqn);

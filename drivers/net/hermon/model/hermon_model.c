@@ -484,6 +484,10 @@ hermon_model_get_stats(struct hermon_model *m, struct hermon_model_stats *st)
 	st->bf_fallback = m->bf_fallback;
 	st->bf_half[0] = m->bf_half[0];
 	st->bf_half[1] = m->bf_half[1];
+	st->raw_sent = m->raw_sent;
+	st->raw_delivered = m->raw_delivered;
+	st->raw_unsteered = m->raw_unsteered;
+	st->raw_dropped = m->raw_dropped;
 	hm_wire_unlock();
 	return 0;
 }

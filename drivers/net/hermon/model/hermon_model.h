@@ -224,6 +224,10 @@ struct hermon_model_stats {
 	uint64_t bf_fallback;      /**< BlueFlame copies ignored (torn): ring read instead */
 	uint64_t bf_half[2];       /**< BlueFlame copies seen in the first/second half */
 	uint64_t ib_inactive;      /**< IB data packets discarded: a port not ACTIVE */
+	uint64_t raw_sent;         /**< frames raw Ethernet QPs sent (F13) */
+	uint64_t raw_delivered;    /**< frames steered into a raw QP's receive queue */
+	uint64_t raw_unsteered;    /**< frames no steering entry took (dropped) */
+	uint64_t raw_dropped;      /**< steered frames whose QP could not take them */
 };
 int hermon_model_get_stats(struct hermon_model *m, struct hermon_model_stats *st);
 

@@ -654,7 +654,9 @@ hm_responder(struct hm_qp *q, const struct hm_wqe *x, struct hm_qp *dq)
 		dqpn = hm_sqp_dest(dm, port, dqpn);
 	if (hm_qp_load(dm, dqpn, dq) < 0 || !dq->rt->active)
 		return -1;
+	/* F13: a raw Ethernet QP takes frames by steering, no RoCE datagram */
 	if ((dq->st != q->st && !(q->st == HERMON_QPST_UD && dq->st == HERMON_QPST_MLX)) ||
+	    hm_raw_qp(dq) ||
 	    (dq->state != HERMON_QPS_RTR && dq->state != HERMON_QPS_RTS &&
 				dq->state != HERMON_QPS_SQD && dq->state != HERMON_QPS_SQE))
 		return -1;
@@ -1064,6 +1066,9 @@ hm_run_one(struct hm_qp *q, const uint8_t *w, uint16_t ctr, uint64_t now)
 	x.ctr = ctr;
 	if (hm_wqe_parse(q, w, &x) < 0) {
 		synd = HERMON_SYND_LOC_QP_OP;
+		bytes = 0;
+	} else if (q->st == HERMON_QPST_MLX && hm_raw_qp(q)) {
+		hm_raw_exec(q, &x, &synd);       /* F13: the WQE is a whole frame */
 		bytes = 0;
 	} else if (q->st == HERMON_QPST_MLX) {
 		hm_mlx_exec(q, &x, &synd);

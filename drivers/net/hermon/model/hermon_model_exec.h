@@ -68,6 +68,10 @@ void hm_rwqe_take(struct hm_qp *dq, const struct hm_rwqe *r);
 int hm_wqe_parse(struct hm_qp *q, const uint8_t *w, struct hm_wqe *x);
 int hm_local_segs_ok(struct hm_qp *q, const struct hm_wqe *x, uint32_t acc);
 
+/* hermon_model_raw.c: is @q a raw Ethernet QP; run its WQE as a frame. */
+bool hm_raw_qp(const struct hm_qp *q);
+void hm_raw_exec(struct hm_qp *q, struct hm_wqe *x, uint8_t *synd);
+
 /* hermon_model_sqp.c: an MLX WQE of QP0/QP1 (@x parsed); *synd the error. */
 void hm_mlx_exec(struct hm_qp *q, struct hm_wqe *x, uint8_t *synd);
 /* The QPN a datagram to wire QPN @dqpn reaches on port @port of @m. */

@@ -39,6 +39,7 @@ hm_fw_reset(struct hermon_model *m)
 	memset(m->gid, 0, sizeof(m->gid));
 	memset(m->mac_valid, 0, sizeof(m->mac_valid));
 	memset(m->mc_fltr, 0, sizeof(m->mc_fltr));
+	memset(m->rqp, 0, sizeof(m->rqp));
 	memset(m->port_mtu, 0, sizeof(m->port_mtu));
 	m->ib_port_set = 0;
 	m->sqp_conf = false;

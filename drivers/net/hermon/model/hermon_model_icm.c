@@ -184,6 +184,7 @@ hm_icm_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled)
 		memset(m->mac_valid, 0, sizeof(m->mac_valid));
 		m->ib_port_set = 0;
 		memset(m->mc_fltr, 0, sizeof(m->mc_fltr));
+		memset(m->rqp, 0, sizeof(m->rqp));
 		m->eq_hw = 0;
 		m->ports_up = 0;
 		memset(m->eq_mask, 0, sizeof(m->eq_mask));

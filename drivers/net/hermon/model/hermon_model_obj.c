@@ -523,7 +523,7 @@ hm_qp_cmd(struct hermon_model *m, struct hm_cmd *c)
 
 		if ((stype != HERMON_QPST_RC && stype != HERMON_QPST_UC &&
 		     stype != HERMON_QPST_UD && stype != HERMON_QPST_MLX) ||
-		    !hm_sqp_type_ok(m, qpn, stype) ||
+		    (!hm_sqp_type_ok(m, qpn, stype) && !hm_raw_type_ok(m, qpn, in)) ||
 		    HERMON_GET(in, queue_pair_ee_context_entry, log_sq_size) >
 		    HM_LOG_MAX_QP_SZ ||
 		    HERMON_GET(in, queue_pair_ee_context_entry, log_rq_size) >
@@ -640,6 +640,9 @@ hm_port_cmd(struct hermon_model *m, struct hm_cmd *c)
 			m->mac_valid[port - 1][i] = HERMON_GET(&t->mac[i], mac_entry, v);
 		return HERMON_STAT_OK;
 	}
+	/* F13: A0 steering of the port's Ethernet traffic (hermon_model_raw.c) */
+	if (c->op_mod == 1 && sel == HERMON_SET_PORT_RQP_CALC)
+		return hm_raw_rqp_calc(m, port, c->in_param);
 	if (c->op_mod == 1 && sel == HERMON_SET_PORT_GENERAL) {
 		const struct hermon_prm_set_port_general *g =
 			hm_dma_ptr(c->in_param, sizeof(*g));

@@ -228,6 +228,13 @@ struct hermon_model {
 	uint64_t ib_inactive_drops;           /* data on an IB port not ACTIVE */
 	uint32_t mgid_hash_value;
 	struct hm_sma_port sma[2];            /* hermon_model_sma.c */
+	/* hermon_model_raw.c: raw Ethernet frames and A0 steering (F13) */
+	struct {
+		bool valid;                   /* SET_PORT RQP_CALC done */
+		bool promisc, mcast_default;
+		uint32_t base_qpn;
+	} rqp[2];
+	uint64_t raw_sent, raw_delivered, raw_unsteered, raw_dropped;
 };
 
 /* BAR2: the UAR pages, then as much again of BlueFlame registers. */
@@ -278,6 +285,13 @@ uint32_t hm_mcg_members(struct hermon_model *m, const uint8_t gid[16], uint32_t 
 uint8_t hm_sqp_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled);
 /* May QP @qpn be of service type @st (MLX only in the special block)? */
 bool hm_sqp_type_ok(const struct hermon_model *m, uint32_t qpn, uint32_t st);
+
+/* hermon_model_raw.c: may QP @qpn with context @ctx be a raw Ethernet QP
+ * (MLX, MTU code 7, outside the special block, on an Ethernet device)? */
+bool hm_raw_type_ok(const struct hermon_model *m, uint32_t qpn,
+		    const struct hermon_prm_queue_pair_ee_context_entry *ctx);
+/* SET_PORT(Ethernet, RQP_CALC) of port @port: the port's A0 steering. */
+uint8_t hm_raw_rqp_calc(struct hermon_model *m, uint32_t port, uint64_t in_param);
 
 /* hermon_model_sma.c: MAD_IFC and the embedded SMA. */
 uint8_t hm_sma_cmd(struct hermon_model *m, struct hm_cmd *c, bool *handled);

@@ -1,0 +1,481 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The prdma authors
+ */
+
+/*
+ * F13, the network half: ARP on the PMD's Ethernet ports, so that the
+ * library's neighbour cache (prdma_neigh.h, hermon_l2.c) can ask the
+ * network for an IPv4 peer's MAC, as the soft provider does
+ * (drivers/net/roce/roce_neigh.c).
+ *
+ * Per Ethernet port that is up, with the device's address (ip=), the PMD
+ * owns a raw Ethernet QP as ConnectX-3 does it: mlx4_ib maps
+ * IB_QPT_RAW_PACKET to service type MLX on an ordinary QPN with the QPC
+ * MTU code 7 (MLX4_RAW_QP_MTU), and its send WQE is a control segment
+ * and the whole frame in its gather list (mlx4_ib_post_send); the QP is
+ * otherwise driven like any other (hermon_qp.c, the fast path's SEND).
+ * Frames reach it through the steering of INIT_HCA's mode: the PMD asks
+ * for neither B0 nor device-managed flow steering, which is A0, where
+ * mlx4_en steers a port's Ethernet traffic with SET_PORT(Ethernet,
+ * RQP_CALC) (mlx4_SET_PORT_qpn_calc): unicast to the port's MAC and, in
+ * MCAST_DEFAULT mode, broadcast go to the base QPN, here the raw QP.
+ * EtherType rules would need DMFS; the agent takes only ARP and counts
+ * the rest.
+ *
+ * A control thread ("hermon-arp", 1 ms idle sleep, the same pattern as
+ * hermon_sma.c) polls every agent: a request for our address is answered
+ * (the peer's application may sit idle in prdma_cm_*), and every ARP
+ * frame about our address goes to prdma_neigh_input(), where the cache's
+ * policy applies (it learns only answers to its own requests, refreshes
+ * entries from requests). The cache's solicit() posts a request on every
+ * agent's port; a blocking resolution waits in hermon_l2.c.
+ *
+ * Not done: IPv6 neighbour discovery (solicit refuses IPv6: EHOSTUNREACH),
+ * VLANs, gratuitous ARP at start-up.
+ */
+
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_byteorder.h>
+#include <rte_errno.h>
+#include <rte_ether.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+
+#include "hermon_arp.h"
+#include "hermon_logs.h"
+#include "hermon_obj.h"
+
+#define ARP_NRECV 16
+#define ARP_NSEND 16
+#define ARP_RSLOT 1536u                     /* any frame the steering gives us */
+#define ARP_SSLOT 64u
+#define ARP_FRAME 60u                       /* the minimum Ethernet frame */
+#define ARP_POLL_NS (1000 * 1000)           /* 1 ms between idle polls */
+#define RAW_QP_MTU 7                        /* Linux MLX4_RAW_QP_MTU */
+
+/* SET_PORT(Ethernet, RQP_CALC) mailbox (Linux mlx4_set_port_rqp_calc_context) */
+#define RQP_BASE_QPN   0x00
+#define RQP_NO_VLAN    0x0d
+#define RQP_VLAN_MISS  0x0f
+#define RQP_PROMISC    0x14
+#define RQP_MCAST      0x18
+#define RQP_LEN        0x20
+#define RQP_MCAST_DEFAULT 2u                /* bits 31:30 of RQP_MCAST */
+#define RQP_VLAN_MISS_IDX 1                 /* Linux MLX4_VLAN_MISS_IDX */
+
+struct hermon_arp {
+	struct hermon_dev *hd;
+	uint8_t port;
+	bool pd_ok, cq_ok, mr_ok, qp_ok, steered;
+	struct hermon_pd pd;
+	struct hermon_cq cq;
+	struct hermon_mr mr;
+	struct hermon_qp qp;
+	uint8_t *buf;                       /* receive slots, then send slots */
+	uint32_t send_k;
+	uint32_t sends_out;
+	bool broken;
+	struct hermon_arp_stats st;
+};
+
+static uint8_t *
+recv_slot(struct hermon_arp *a, uint32_t i)
+{
+	return a->buf + (size_t)i * ARP_RSLOT;
+}
+
+static int
+post_recv(struct hermon_arp *a, uint32_t i)
+{
+	const struct prdma_recv_wr *bad;
+	struct prdma_sge sge = { .addr = (uintptr_t)recv_slot(a, i), .length = ARP_RSLOT,
+				 .lkey = a->mr.pub.lkey };
+	struct prdma_recv_wr wr = { .wr_id = i, .sg_list = &sge, .num_sge = 1 };
+
+	return hermon_post_recv(&a->qp.pub, &wr, &bad);
+}
+
+static int
+qp_to(struct hermon_arp *a, enum prdma_qp_state s, uint32_t mask)
+{
+	struct prdma_qp_attr at;
+	int ret;
+
+	memset(&at, 0, sizeof(at));
+	at.qp_state = s;
+	at.port_num = a->port;
+	ret = hermon_qp_modify(&a->qp.pub, &at, PRDMA_QP_STATE | mask);
+	if (ret == 0)
+		a->qp.pub.state = s;
+	return ret;
+}
+
+/* A0 steering of @port's Ethernet traffic to @qpn (0: none). */
+static int
+steer(struct hermon_dev *hd, uint8_t port, uint32_t qpn)
+{
+	uint8_t *b = rte_zmalloc("hermon_rqp", RQP_LEN, 64);
+	int ret;
+
+	if (b == NULL) {
+		rte_errno = ENOMEM;
+		return -ENOMEM;
+	}
+	*(rte_be32_t *)(b + RQP_BASE_QPN) = rte_cpu_to_be_32(qpn);
+	*(rte_be32_t *)(b + RQP_PROMISC) = rte_cpu_to_be_32(qpn);
+	*(rte_be32_t *)(b + RQP_MCAST) = rte_cpu_to_be_32(RQP_MCAST_DEFAULT << 30 | qpn);
+	b[RQP_VLAN_MISS] = RQP_VLAN_MISS_IDX;
+	ret = hermon_cmd_set_port_eth(&hd->cmd, port, HERMON_SET_PORT_RQP_CALC, b, RQP_LEN);
+	rte_free(b);
+	return ret;
+}
+
+static void
+agent_free(struct hermon_arp *a)
+{
+	if (a->steered)
+		(void)steer(a->hd, a->port, 0);
+	if (a->qp_ok)
+		(void)hermon_qp_destroy(&a->qp.pub);
+	if (a->mr_ok)
+		(void)hermon_mr_dereg(&a->mr.pub);
+	if (a->cq_ok)
+		(void)hermon_cq_destroy(&a->cq.pub);
+	if (a->pd_ok)
+		(void)hermon_pd_free(&a->pd.pub);
+	rte_free(a->buf);
+	rte_free(a);
+}
+
+static struct hermon_arp *
+agent_new(struct hermon_dev *hd, uint8_t port)
+{
+	struct prdma_cq_init_attr ca = { .cqe = ARP_NRECV + ARP_NSEND };
+	size_t bytes = (size_t)ARP_NRECV * ARP_RSLOT + (size_t)ARP_NSEND * ARP_SSLOT;
+	struct prdma_qp_init_attr qa;
+	struct hermon_arp *a;
+	uint32_t i;
+
+	a = rte_zmalloc_socket("hermon_arp", sizeof(*a), 64, hd->pdev->socket_id);
+	if (a == NULL)
+		return NULL;
+	a->hd = hd;
+	a->port = port;
+	a->buf = rte_zmalloc_socket("hermon_arp_buf", bytes, 64, hd->pdev->socket_id);
+	if (a->buf == NULL)
+		goto err;
+	a->pd.pub.dev = hd->pdev;
+	if (hermon_pd_alloc(&a->pd.pub) < 0)
+		goto err;
+	a->pd_ok = true;
+	a->cq.pub.dev = hd->pdev;
+	a->cq.pub.event_fd = -1;
+	if (hermon_cq_create(&a->cq.pub, &ca) < 0)
+		goto err;
+	a->cq_ok = true;
+	a->mr.pub.dev = hd->pdev;
+	a->mr.pub.pd = &a->pd.pub;
+	a->mr.pub.addr = a->buf;
+	a->mr.pub.length = bytes;
+	a->mr.pub.access = PRDMA_ACCESS_LOCAL_WRITE;
+	if (hermon_mr_reg(&a->mr.pub) < 0)
+		goto err;
+	a->mr_ok = true;
+	memset(&qa, 0, sizeof(qa));
+	/* a SEND of an RC QP is the control segment and the gather list: the
+	 * WQE mlx4_ib builds for a raw packet QP */
+	qa.qp_type = PRDMA_QPT_RC;
+	qa.send_cq = &a->cq.pub;
+	qa.recv_cq = &a->cq.pub;
+	qa.cap.max_send_wr = ARP_NSEND;
+	qa.cap.max_recv_wr = ARP_NRECV;
+	qa.cap.max_send_sge = 1;
+	qa.cap.max_recv_sge = 1;
+	qa.sq_sig_all = 1;
+	a->qp.pub.dev = hd->pdev;
+	a->qp.pub.pd = &a->pd.pub;
+	a->qp.pub.send_cq = &a->cq.pub;
+	a->qp.pub.recv_cq = &a->cq.pub;
+	a->qp.pub.qp_type = PRDMA_QPT_RC;
+	a->qp.pub.state = PRDMA_QPS_RESET;
+	a->qp.raw = true;
+	if (hermon_qp_create(&a->qp.pub, &qa) < 0)
+		goto err;
+	a->qp_ok = true;
+	if (qp_to(a, PRDMA_QPS_INIT, PRDMA_QP_PKEY_INDEX | PRDMA_QP_PORT) < 0 ||
+	    qp_to(a, PRDMA_QPS_RTR, 0) < 0 || qp_to(a, PRDMA_QPS_RTS, PRDMA_QP_SQ_PSN) < 0)
+		goto err;
+	for (i = 0; i < ARP_NRECV; i++)
+		if (post_recv(a, i) < 0)
+			goto err;
+	if (steer(hd, port, a->qp.qpn) < 0)
+		goto err;
+	a->steered = true;
+	return a;
+err:
+	HERMON_LOG(ERR, "%s: port %u: no ARP agent: %s", hd->pdev->name, port,
+		   rte_strerror(rte_errno));
+	agent_free(a);
+	return NULL;
+}
+
+static void
+put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+/* An ARP request (@dmac NULL: broadcast) or reply for @tip; agents' lock held. */
+static int
+arp_send(struct hermon_arp *a, uint16_t op, const uint8_t *dmac, const uint8_t *tip)
+{
+	const uint8_t *mac = a->hd->port[a->port - 1].mac;
+	const struct prdma_send_wr *bad;
+	struct prdma_send_wr wr;
+	struct prdma_sge sge;
+	uint8_t *p;
+	int ret;
+
+	if (a->broken || a->sends_out >= ARP_NSEND) {
+		a->st.send_fail++;
+		return -ENOBUFS;
+	}
+	p = a->buf + (size_t)ARP_NRECV * ARP_RSLOT + (size_t)(a->send_k % ARP_NSEND) * ARP_SSLOT;
+	memset(p, 0, ARP_FRAME);
+	if (dmac != NULL)
+		memcpy(p, dmac, 6);
+	else
+		memset(p, 0xff, 6);
+	memcpy(p + 6, mac, 6);
+	put16(p + 12, RTE_ETHER_TYPE_ARP);
+	put16(p + 14, 1);                      /* Ethernet */
+	put16(p + 16, RTE_ETHER_TYPE_IPV4);
+	p[18] = 6;
+	p[19] = 4;
+	put16(p + 20, op);
+	memcpy(p + 22, mac, 6);
+	memcpy(p + 28, a->hd->args.ip, 4);
+	if (dmac != NULL)
+		memcpy(p + 32, dmac, 6);
+	memcpy(p + 38, tip, 4);
+	sge = (struct prdma_sge){ .addr = (uintptr_t)p, .length = ARP_FRAME,
+				  .lkey = a->mr.pub.lkey };
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = a->send_k;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = PRDMA_WR_SEND;
+	wr.send_flags = PRDMA_SEND_SIGNALED;
+	ret = hermon_post_send(&a->qp.pub, &wr, &bad);
+	if (ret < 0) {
+		a->st.send_fail++;
+		return ret;
+	}
+	a->send_k++;
+	a->sends_out++;
+	if (op == 1)
+		a->st.requests++;
+	else
+		a->st.answered++;
+	return 0;
+}
+
+static void
+arp_rx(struct hermon_arp *a, const uint8_t *p, uint32_t len)
+{
+	struct rte_ether_addr sha;
+	uint16_t op;
+
+	if (len < 42 || (p[12] << 8 | p[13]) != RTE_ETHER_TYPE_ARP ||
+	    (p[14] << 8 | p[15]) != 1 || (p[16] << 8 | p[17]) != RTE_ETHER_TYPE_IPV4 ||
+	    p[18] != 6 || p[19] != 4) {
+		a->st.not_arp++;
+		return;
+	}
+	op = (uint16_t)(p[20] << 8 | p[21]);
+	memcpy(sha.addr_bytes, p + 22, 6);
+	/* only about us: a reply to us, or a request for our address */
+	if ((op != 1 && op != 2) || memcmp(p + 38, a->hd->args.ip, 4) != 0 ||
+	    !rte_is_unicast_ether_addr(&sha) || rte_is_zero_ether_addr(&sha)) {
+		a->st.not_ours++;
+		return;
+	}
+	(void)prdma_neigh_input(&a->hd->neigh, p + 28, 0, &sha, op == 1);
+	if (op == 1)
+		(void)arp_send(a, 2, sha.addr_bytes, p + 28);
+}
+
+/* Drain the agent's CQ; the number of completions taken. */
+static unsigned int
+agent_step(struct hermon_arp *a)
+{
+	unsigned int n = 0;
+	struct prdma_wc wc;
+
+	while (hermon_poll_cq(&a->cq.pub, 1, &wc) == 1) {
+		n++;
+		if (wc.opcode != PRDMA_WC_RECV) {
+			if (a->sends_out > 0)
+				a->sends_out--;
+			if (wc.status != PRDMA_WC_SUCCESS)
+				a->broken = true;
+			continue;
+		}
+		if (wc.status != PRDMA_WC_SUCCESS) {
+			a->broken = true;
+			continue;
+		}
+		a->st.received++;
+		if (wc.wr_id < ARP_NRECV)
+			arp_rx(a, recv_slot(a, (uint32_t)wc.wr_id), wc.byte_len);
+		if (wc.wr_id >= ARP_NRECV || post_recv(a, (uint32_t)wc.wr_id) < 0)
+			a->broken = true;
+	}
+	return n;
+}
+
+static bool
+port_wants_agent(const struct hermon_dev *hd, uint8_t port)
+{
+	return hd->args.has_ip && port <= hd->caps.num_ports &&
+		hd->port[port - 1].type == HERMON_PORT_TYPE_ETH && hd->port[port - 1].up;
+}
+
+static void *
+arp_thread(void *arg)
+{
+	struct hermon_dev *hd = arg;
+
+	while (!hd->arp_quit) {
+		struct timespec ts = { 0, ARP_POLL_NS };
+		unsigned int n = 0;
+		uint8_t p;
+
+		pthread_mutex_lock(&hd->arp_lock);
+		for (p = 1; p <= HERMON_MAX_PORTS; p++) {
+			struct hermon_arp *a = hd->arp[p - 1];
+
+			if (a == NULL || hd->fatal)
+				continue;
+			n += agent_step(a);
+			if (a->broken) {
+				HERMON_LOG(WARNING, "%s: port %u: ARP agent's QP failed, "
+					   "restarting it", hd->pdev->name, p);
+				agent_free(a);
+				hd->arp[p - 1] = agent_new(hd, p);
+			}
+		}
+		pthread_mutex_unlock(&hd->arp_lock);
+		if (n == 0)
+			nanosleep(&ts, NULL);
+	}
+	return NULL;
+}
+
+int
+hermon_arp_start(struct hermon_dev *hd)
+{
+	bool any = false;
+	uint8_t p;
+	int ret;
+
+	pthread_mutex_lock(&hd->arp_lock);
+	for (p = 1; p <= HERMON_MAX_PORTS; p++)
+		if (port_wants_agent(hd, p)) {
+			hd->arp[p - 1] = agent_new(hd, p);
+			any |= hd->arp[p - 1] != NULL;
+		}
+	pthread_mutex_unlock(&hd->arp_lock);
+	if (!any)
+		return 0;
+	hd->arp_quit = false;
+	ret = rte_ctrl_thread_create(&hd->arp_thread, "hermon-arp", NULL, arp_thread, hd);
+	if (ret != 0) {
+		HERMON_LOG(ERR, "%s: no ARP thread: %s", hd->pdev->name, strerror(ret));
+		hermon_arp_stop(hd);
+		rte_errno = ret;
+		return -ret;
+	}
+	hd->arp_thread_on = true;
+	return 0;
+}
+
+void
+hermon_arp_stop(struct hermon_dev *hd)
+{
+	uint8_t p;
+
+	if (hd->arp_thread_on) {
+		hd->arp_quit = true;
+		pthread_join(hd->arp_thread, NULL);
+		hd->arp_thread_on = false;
+	}
+	pthread_mutex_lock(&hd->arp_lock);
+	for (p = 1; p <= HERMON_MAX_PORTS; p++)
+		if (hd->arp[p - 1] != NULL) {
+			agent_free(hd->arp[p - 1]);
+			hd->arp[p - 1] = NULL;
+		}
+	pthread_mutex_unlock(&hd->arp_lock);
+}
+
+int
+hermon_arp_solicit(void *ctx, const uint8_t *ip, int ipv6)
+{
+	struct hermon_dev *hd = ctx;
+	bool any = false, sent = false;
+	uint8_t p;
+
+	/* neighbour discovery is not done: nothing asks for an IPv6 peer */
+	if (ipv6)
+		return -EHOSTUNREACH;
+	pthread_mutex_lock(&hd->arp_lock);
+	for (p = 1; p <= HERMON_MAX_PORTS; p++) {
+		if (hd->arp[p - 1] == NULL)
+			continue;
+		any = true;
+		sent |= arp_send(hd->arp[p - 1], 1, NULL, ip) == 0;
+	}
+	pthread_mutex_unlock(&hd->arp_lock);
+	/* no agent (no ip=, no Ethernet port up): nothing can ask; a queue
+	 * that is full now is retried at the cache's next step */
+	return !any ? -EHOSTUNREACH : sent ? 0 : -ENOBUFS;
+}
+
+uint32_t
+hermon_arp_qpn(struct hermon_dev *hd, uint8_t port)
+{
+	uint32_t qpn = 0;
+
+	if (port < 1 || port > HERMON_MAX_PORTS)
+		return 0;
+	pthread_mutex_lock(&hd->arp_lock);
+	if (hd->arp[port - 1] != NULL)
+		qpn = hd->arp[port - 1]->qp.qpn;
+	pthread_mutex_unlock(&hd->arp_lock);
+	return qpn;
+}
+
+int
+hermon_arp_get_stats(struct hermon_dev *hd, uint8_t port, struct hermon_arp_stats *st)
+{
+	int ret = 0;
+
+	if (port < 1 || port > HERMON_MAX_PORTS) {
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
+	pthread_mutex_lock(&hd->arp_lock);
+	if (hd->arp[port - 1] != NULL)
+		*st = hd->arp[port - 1]->st;
+	else
+		ret = -ENOENT;
+	pthread_mutex_unlock(&hd->arp_lock);
+	if (ret < 0)
+		rte_errno = ENOENT;
+	return ret;
+}
