@@ -366,6 +366,73 @@ test_stamp_every_block(void **state)
 }
 
 /*
+ * F16 for template posts, which stamp by a variant chosen at the
+ * template's create from the stride (none for 64 bytes, block 1 for 128,
+ * every block past the first for more): a ring pass of large WQEs first
+ * dirties every block (where the stride allows it), then template posts
+ * must leave every block but the first of the slot one headroom ahead
+ * stamped, and complete.
+ */
+static void
+test_tmpl_stamp(void **state)
+{
+	static const uint32_t inl[] = { 16, 88, 200 }, shift[] = { 6, 7, 8 };
+	struct prdma_send_wr wr;
+	const struct prdma_send_wr *bad;
+	struct hermon_qp *hq;
+	struct prdma_wc wc;
+	uint32_t k, i, b, checked;
+
+	(void)state;
+	for (k = 0; k < RTE_DIM(inl); k++) {
+		struct prdma_sge sge = { 0, inl[k], 0 };
+		struct prdma_wr_tmpl *t;
+		uint32_t len = RTE_MIN(inl[k], 64u);
+
+		fp_pair(inl[k], 16);
+		hq = (struct hermon_qp *)env.qp[0];
+		assert_int_equal(hq->sq_shift, shift[k]);
+		sge.addr = (uintptr_t)env.src;
+		memset(&wr, 0, sizeof(wr));
+		wr.sg_list = &sge;
+		wr.num_sge = 1;
+		wr.opcode = PRDMA_WR_RDMA_WRITE;
+		wr.send_flags = PRDMA_SEND_SIGNALED | PRDMA_SEND_INLINE;
+		wr.wr.rdma.remote_addr = (uintptr_t)env.buf[1];
+		wr.wr.rdma.rkey = env.mr[1]->rkey;
+		for (i = 0; i < hq->sq_mask + 1; i++) {
+			assert_int_equal(prdma_post_send(env.qp[0], &wr, &bad), 0);
+			assert_int_equal(fp_wait(0, &wc, 1, 1), 1);
+		}
+		sge.length = len;
+		t = prdma_wr_template_create(env.qp[0], &wr, 0);
+		assert_non_null(t);
+		checked = 0;
+		for (i = 0; i < 2 * (hq->sq_mask + 1); i++) {
+			uint32_t slot;
+			const uint8_t *s;
+
+			assert_int_equal(prdma_post_template(env.qp[0], t, env.src, len,
+							     (uintptr_t)env.buf[1], 100 + i), 0);
+			slot = (hq->sq_head - 1 + hq->sq_spare) & hq->sq_mask;
+			s = hq->sq + ((size_t)slot << hq->sq_shift);
+			for (b = 64; b < (1u << hq->sq_shift); b += 64) {
+				if (*(const uint32_t *)(s + b) != UINT32_MAX)
+					fail_msg("stride %u: block %u of the headroom slot "
+						 "not stamped", 1u << hq->sq_shift, b / 64);
+				checked++;
+			}
+			assert_int_equal(fp_wait(0, &wc, 1, 1), 1);
+			assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
+			assert_int_equal(wc.wr_id, 100 + i);
+		}
+		assert_int_equal(checked, 2 * (hq->sq_mask + 1) * ((1u << shift[k]) / 64 - 1));
+		assert_int_equal(prdma_wr_template_destroy(t), 0);
+		fp_pair_destroy();
+	}
+}
+
+/*
  * F21: LOCAL_INV and BIND_MW carry the strong-ordering bit (control dword
  * 2 bit 7, rdma-core MLX4_WQE_CTRL_STRONG_ORDER); other requests do not.
  */
@@ -751,6 +818,7 @@ main(void)
 		cmocka_unit_test(test_stamp_every_block),
 		cmocka_unit_test(test_strong_order_bit),
 		cmocka_unit_test(test_tmpl_same_wqe),
+		cmocka_unit_test(test_tmpl_stamp),
 	};
 
 	/* the same cases on a BlueFlame model, then BlueFlame's own */
@@ -765,6 +833,7 @@ main(void)
 		cmocka_unit_test(test_stamp_every_block),
 		cmocka_unit_test(test_strong_order_bit),
 		cmocka_unit_test(test_tmpl_same_wqe),
+		cmocka_unit_test(test_tmpl_stamp),
 	};
 	int ret;
 
