@@ -21,6 +21,7 @@
 
 #include <rte_cycles.h>
 #include <rte_malloc.h>
+#include <rte_pause.h>
 
 #include <prdma.h>
 
@@ -433,6 +434,62 @@ test_tmpl_stamp(void **state)
 }
 
 /*
+ * A CQE left by a destroyed QP reports the wr_id its destroy resolved
+ * (the stash) even when a live QP has that number by the time of a poll
+ * of one CQE (QP0/QP1 come back at once): the one-CQE path must not take
+ * it as the new QP's. The reuse is simulated: the peer QP is put in the
+ * old number's slot with that number, for the poll.
+ */
+static void
+test_poll_stash_reused_qpn(void **state)
+{
+	struct prdma_sge sge = { 0, 8, 0 };
+	struct prdma_send_wr wr;
+	const struct prdma_send_wr *bad;
+	struct hermon_qp *h1;
+	struct hermon_cq *hc;
+	struct hermon_dev *hd;
+	struct prdma_wc wc;
+	uint32_t na, n1, k;
+
+	(void)state;
+	fp_pair(64, 16);
+	h1 = (struct hermon_qp *)env.qp[1];
+	hc = (struct hermon_cq *)env.cq[0];
+	hd = hc->hd;    /* side 0's QPN table, which CQ 0 looks QPs up in */
+	na = env.qp[0]->qp_num;
+	n1 = h1->qpn;
+	sge.addr = (uintptr_t)env.src;
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = 0x5151;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = PRDMA_WR_RDMA_WRITE;
+	wr.send_flags = PRDMA_SEND_SIGNALED | PRDMA_SEND_INLINE;
+	wr.wr.rdma.remote_addr = (uintptr_t)env.buf[1];
+	wr.wr.rdma.rkey = env.mr[1]->rkey;
+	assert_int_equal(prdma_post_send(env.qp[0], &wr, &bad), 0);
+	for (k = 0; k < 5000000 && prdma_cq_peek(env.cq[0]) < 1; k++)
+		rte_pause();
+	assert_int_equal(prdma_cq_peek(env.cq[0]), 1);
+	assert_int_equal(prdma_qp_destroy(env.qp[0]), 0);
+	env.qp[0] = NULL;
+	assert_int_equal(hc->stash_n, 1);
+	hd->qp_table[na] = h1;
+	h1->qpn = na;
+	k = (uint32_t)prdma_cq_poll(env.cq[0], 1, &wc);
+	h1->qpn = n1;
+	hd->qp_table[na] = NULL;
+	assert_int_equal(k, 1);
+	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
+	assert_int_equal(wc.wr_id, 0x5151);
+	assert_int_equal(wc.qp_num, na);
+	assert_int_equal(hc->stash_n, 0);
+	assert_int_equal(prdma_qp_destroy(env.qp[1]), 0);
+	env.qp[1] = NULL;
+}
+
+/*
  * F21: LOCAL_INV and BIND_MW carry the strong-ordering bit (control dword
  * 2 bit 7, rdma-core MLX4_WQE_CTRL_STRONG_ORDER); other requests do not.
  */
@@ -819,6 +876,7 @@ main(void)
 		cmocka_unit_test(test_strong_order_bit),
 		cmocka_unit_test(test_tmpl_same_wqe),
 		cmocka_unit_test(test_tmpl_stamp),
+		cmocka_unit_test(test_poll_stash_reused_qpn),
 	};
 
 	/* the same cases on a BlueFlame model, then BlueFlame's own */
@@ -834,6 +892,7 @@ main(void)
 		cmocka_unit_test(test_strong_order_bit),
 		cmocka_unit_test(test_tmpl_same_wqe),
 		cmocka_unit_test(test_tmpl_stamp),
+		cmocka_unit_test(test_poll_stash_reused_qpn),
 	};
 	int ret;
 

@@ -147,8 +147,13 @@ poll_other(struct hermon_cq *cq, const uint8_t *e, uint32_t ci, struct hermon_qp
 	 * one has its QPN already (QP0/QP1 come back at once) */
 	if (unlikely(qp == NULL || qp->qpn != qpn || cq->stash_ok[ci & cq->mask])) {
 		/* the QP was destroyed: its wr_id was resolved then */
-		wc->wr_id = cq->stash_ok[ci & cq->mask] ? cq->stash[ci & cq->mask] : 0;
-		cq->stash_ok[ci & cq->mask] = 0;
+		if (cq->stash_ok[ci & cq->mask]) {
+			wc->wr_id = cq->stash[ci & cq->mask];
+			cq->stash_ok[ci & cq->mask] = 0;
+			cq->stash_n--;
+		} else {
+			wc->wr_id = 0;
+		}
 		wc->opcode = (b31 & 0x40) ? PRDMA_WC_SEND : PRDMA_WC_RECV;
 		if (op == HERMON_CQE_ERROR) {
 			wc->status = synd_status(e[0x1b]);
@@ -251,10 +256,11 @@ poll_cq_any(struct hermon_cq *cq, uint16_t nb, struct prdma_wc *wc, uint16_t n,
 }
 
 /*
- * The common call: the first CQE is a successful requester one of a live
- * QP. It is taken here in straight-line code that calls nothing (so it
- * saves no registers); any other first CQE, and every CQE after the first,
- * go to poll_cq_any, which publishes the consumer index once for the call.
+ * The common call: one CQE asked for, a successful requester one of a live
+ * QP while no CQE of a destroyed QP waits (stash_n 0). It is taken here in
+ * straight-line code that calls nothing (so it saves no registers); any
+ * other call (nb other than 1: poll_cq_any returns 0 for 0) or CQE goes
+ * to poll_cq_any, which checks each CQE against the stash.
  */
 int
 hermon_poll_cq(struct prdma_cq *pcq, uint16_t nb, struct prdma_wc *wc)
@@ -264,18 +270,18 @@ hermon_poll_cq(struct prdma_cq *pcq, uint16_t nb, struct prdma_wc *wc)
 	const uint8_t *e = cq->buf + ((ci & cq->mask) << 5);
 	struct hermon_qp *qp;
 
+	if (unlikely(nb != 1))
+		return poll_cq_any(cq, nb, wc, 0, ci);
 	b31 = e[31];
-	if ((((b31 >> 7) ^ (ci >> cq->log)) & 1) || unlikely(nb == 0))
+	if (((b31 >> 7) ^ (ci >> cq->log)) & 1)
 		return 0;
 	hermon_barrier_cqe_owner_before_data();
 	qpn = get32(e) & 0xffffff;
 	qp = cq->qps[qpn & cq->qp_mask];
 	k = hermon_cqe_fast[b31 & 0x7f];
-	if (unlikely(k == 0 || qp == NULL || qp->qpn != qpn || cq->stash_ok[ci & cq->mask]))
+	if (unlikely(k == 0 || qp == NULL || qp->qpn != qpn || cq->stash_n != 0))
 		return poll_cq_any(cq, nb, wc, 0, ci);
 	poll_send_ok(qp, e, qpn, k, wc);
-	if (nb > 1)
-		return poll_cq_any(cq, nb, wc, 1, ci + 1);
 	poll_publish_ci(cq, ci + 1);
 	return 1;
 }

@@ -72,6 +72,8 @@ struct hermon_cq {
 	uint32_t qp_mask;
 	uint64_t *stash;                 /**< wr_ids of CQEs whose QP is gone */
 	uint8_t *stash_ok;
+	/** stash_ok entries set (never fewer): 0 lets a poll skip stash_ok */
+	uint32_t stash_n;
 	/* control path */
 	struct hermon_dev *hd;
 	uint32_t cqn;

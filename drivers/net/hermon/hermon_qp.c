@@ -567,6 +567,8 @@ qp_stash(struct hermon_qp *qp, struct hermon_cq *cq)
 			cq->stash[i & cq->mask] = qp->srq->wrid[ctr & qp->srq->mask];
 		else
 			cq->stash[i & cq->mask] = qp->rq_wrid[ctr & qp->rq_mask];
+		if (cq->stash_ok[i & cq->mask] == 0)
+			cq->stash_n++;
 		cq->stash_ok[i & cq->mask] = 1;
 	}
 }
