@@ -437,8 +437,9 @@ test_tmpl_stamp(void **state)
  * A CQE left by a destroyed QP reports the wr_id its destroy resolved
  * (the stash) even when a live QP has that number by the time of a poll
  * of one CQE (QP0/QP1 come back at once): the one-CQE path must not take
- * it as the new QP's. The reuse is simulated: the peer QP is put in the
- * old number's slot with that number, for the poll.
+ * it as the new QP's, nor keep the destroyed QP in its cache. The reuse
+ * is simulated: the peer QP is put in the old number's slot with that
+ * number, for the poll.
  */
 static void
 test_poll_stash_reused_qpn(void **state)
@@ -468,12 +469,19 @@ test_poll_stash_reused_qpn(void **state)
 	wr.send_flags = PRDMA_SEND_SIGNALED | PRDMA_SEND_INLINE;
 	wr.wr.rdma.remote_addr = (uintptr_t)env.buf[1];
 	wr.wr.rdma.rkey = env.mr[1]->rkey;
+	/* a one-CQE poll caches the QP; its destroy must forget it */
+	assert_int_equal(prdma_post_send(env.qp[0], &wr, &bad), 0);
+	assert_int_equal(fp_wait(0, &wc, 1, 1), 1);
+	assert_ptr_equal(hc->last_qp, (struct hermon_qp *)env.qp[0]);
+	assert_int_equal(hc->last_qpn, na);
 	assert_int_equal(prdma_post_send(env.qp[0], &wr, &bad), 0);
 	for (k = 0; k < 5000000 && prdma_cq_peek(env.cq[0]) < 1; k++)
 		rte_pause();
 	assert_int_equal(prdma_cq_peek(env.cq[0]), 1);
 	assert_int_equal(prdma_qp_destroy(env.qp[0]), 0);
 	env.qp[0] = NULL;
+	assert_int_equal(hc->last_qpn, UINT32_MAX);
+	assert_null(hc->last_qp);
 	assert_int_equal(hc->stash_n, 1);
 	hd->qp_table[na] = h1;
 	h1->qpn = na;

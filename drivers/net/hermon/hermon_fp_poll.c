@@ -277,13 +277,32 @@ hermon_poll_cq(struct prdma_cq *pcq, uint16_t nb, struct prdma_wc *wc)
 		return 0;
 	hermon_barrier_cqe_owner_before_data();
 	qpn = get32(e) & 0xffffff;
-	qp = cq->qps[qpn & cq->qp_mask];
 	k = hermon_cqe_fast[b31 & 0x7f];
-	if (unlikely(k == 0 || qp == NULL || qp->qpn != qpn || cq->stash_n != 0))
-		return poll_cq_any(cq, nb, wc, 0, ci);
+	/* the QP of the last such poll, cached only while no CQE of a
+	 * destroyed QP waited, is live (its destroy forgets it) */
+	if (likely(qpn == cq->last_qpn)) {
+		qp = cq->last_qp;
+		if (unlikely(k == 0 || qp->qpn != qpn))
+			return poll_cq_any(cq, nb, wc, 0, ci);
+	} else {
+		qp = cq->qps[qpn & cq->qp_mask];
+		if (unlikely(k == 0 || qp == NULL || qp->qpn != qpn || cq->stash_n != 0))
+			return poll_cq_any(cq, nb, wc, 0, ci);
+		cq->last_qpn = qpn;
+		cq->last_qp = qp;
+	}
 	poll_send_ok(qp, e, qpn, k, wc);
 	poll_publish_ci(cq, ci + 1);
 	return 1;
+}
+
+void
+hermon_cq_forget_qp(struct hermon_cq *cq, const struct hermon_qp *qp)
+{
+	if (cq->last_qp == qp) {
+		cq->last_qpn = UINT32_MAX;
+		cq->last_qp = NULL;
+	}
 }
 
 int

@@ -616,6 +616,10 @@ hermon_qp_destroy(struct prdma_qp *pqp)
 	if (hd->qp_table[qp->qpn] == qp)
 		hd->qp_table[qp->qpn] = NULL;
 	pthread_mutex_unlock(&hd->ev_lock);
+	if (pqp->send_cq != NULL)
+		hermon_cq_forget_qp((struct hermon_cq *)pqp->send_cq, qp);
+	if (pqp->recv_cq != NULL)
+		hermon_cq_forget_qp((struct hermon_cq *)pqp->recv_cq, qp);
 	hermon_bf_free(hd, qp);
 	rte_free(qp->sq_wrid);
 	rte_free(qp->rq_wrid);
