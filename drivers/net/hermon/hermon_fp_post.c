@@ -773,38 +773,45 @@ struct hermon_tmpl {
 	uint64_t ctrl23;      /* dwords 2 and 3 as they lie in the WQE */
 	uint64_t rkey0;       /* remote address segment bytes 8-15: rkey, 0 */
 	/* for the single post: the QP's ring as it needs it, no shift by a register */
-	rte_be32_t fence_be;  /* the f bit as it lies in dword 1 */
 	uint32_t ring;        /* WQEs in the ring: head & ring is its parity */
 	uint32_t stride;      /* bytes of one slot */
+	/* inline: hermon_tmpl_inl's row of the kind and f bit, by length */
+	const struct tmpl_inl_row *inl;
 };
 
 /*
  * The inline single post's per-length words, big-endian, by kind (row
- * kind - 1) and length up to the short path's bound (120 - 16 * kind):
- * control dword 1's DS and the header of the last inline chunk (the only
- * one for a length within block 0, the second one past it). Filled once
- * at load; a table look-up where the post would spend about ten
- * instructions on the arithmetic.
+ * kind - 1), f bit and length up to the short path's bound (120 - 16 *
+ * kind): control dword 1 (DS and f) and the header of the last inline
+ * chunk (the only one for a length within block 0, the second one past
+ * it), side by side so that one row pointer in the template and the
+ * length give both. Filled once at load; a look-up where the post would
+ * spend about ten instructions on the arithmetic.
  */
 #define TMPL_INL_MAX 104
-static struct {
-	rte_be32_t ds[2][TMPL_INL_MAX + 1];
-	rte_be32_t last_hdr[2][TMPL_INL_MAX + 1];
-} hermon_tmpl_inl;
+struct tmpl_inl_row {
+	rte_be32_t ctrl1;
+	rte_be32_t last_hdr;
+};
+static struct tmpl_inl_row hermon_tmpl_inl[2][2][TMPL_INL_MAX + 1];
 
 RTE_INIT(hermon_tmpl_inl_init)
 {
-	uint32_t kind, len;
+	uint32_t kind, f, len;
 
 	for (kind = WK_SEND; kind <= WK_RADDR; kind++) {
 		const uint32_t room = 60 - kind * 16;
 
-		for (len = 0; len <= TMPL_INL_MAX; len++) {
-			uint32_t bytes = (kind * 16 + 4 + (len > room ? 4 : 0) + len + 15) & ~15u;
+		for (f = 0; f < 2; f++) {
+			for (len = 0; len <= TMPL_INL_MAX; len++) {
+				struct tmpl_inl_row *r = &hermon_tmpl_inl[kind - 1][f][len];
+				uint32_t bytes = (kind * 16 + 4 + (len > room ? 4 : 0) + len +
+						  15) & ~15u;
 
-			hermon_tmpl_inl.ds[kind - 1][len] = rte_cpu_to_be_32(bytes >> 4);
-			hermon_tmpl_inl.last_hdr[kind - 1][len] = rte_cpu_to_be_32(RTE_BIT32(31) |
-				(len > room ? len - room : len));
+				r->ctrl1 = rte_cpu_to_be_32((bytes >> 4) | (f << 6));
+				r->last_hdr = rte_cpu_to_be_32(RTE_BIT32(31) |
+							       (len > room ? len - room : len));
+			}
 		}
 	}
 }
@@ -857,17 +864,21 @@ tmpl_post(struct prdma_qp *pqp, const struct prdma_wr_tmpl *t, const void *data,
 	const struct hermon_tmpl *h = (const struct hermon_tmpl *)t->prov;
 	const uint32_t room = 60 - kind * 16;
 	const uint32_t head = qp->sq_head;
-	uint8_t *const sq = qp->sq;
 	uint32_t idx, slot;
 	rte_be32_t own;
-	uint8_t *w;
+	uint8_t *sq, *w;
 
 	if (unlikely(pqp->state < PRDMA_QPS_RTS))
 		return tmpl_fail(EBADMSG);
-	if (unlikely(head - qp->sq_tail >= qp->sq_cap))
+	/* ring full: head - tail >= cap, as the sign of head - (tail + cap),
+	 * which needs no copy of head (the counts are never 2^31 apart) */
+	if (unlikely((int32_t)(head - (qp->sq_tail + qp->sq_cap)) >= 0))
 		return tmpl_fail(ENOMEM);
 	idx = head & qp->sq_mask;
 	qp->sq_wrid[idx] = wr_id;
+	/* read after the wr_id store (which cannot alias it): one register
+	 * fewer while all six arguments are live */
+	sq = qp->sq;
 	slot = idx * h->stride;
 	if (stamp != TS_NONE) {
 		uint8_t *st = sq + ((slot + qp->sq_stamp_delta) & qp->sq_stamp_mask);
@@ -883,7 +894,7 @@ tmpl_post(struct prdma_qp *pqp, const struct prdma_wr_tmpl *t, const void *data,
 	w = sq + slot;
 	/* the WQE's bytes: control (+ remote address), then the data */
 	if (inl)
-		*(rte_be32_t *)(w + 4) = hermon_tmpl_inl.ds[kind - 1][len] | h->fence_be;
+		*(rte_be32_t *)(w + 4) = h->inl[len].ctrl1;
 	else
 		put32(w + 4, (kind + 1) | h->fence);
 	*(uint64_t *)(w + 8) = h->ctrl23;
@@ -893,16 +904,19 @@ tmpl_post(struct prdma_qp *pqp, const struct prdma_wr_tmpl *t, const void *data,
 	}
 	if (inl) {
 		const uint8_t *src = data;
-		const rte_be32_t last = hermon_tmpl_inl.last_hdr[kind - 1][len];
+		const rte_be32_t last = h->inl[len].last_hdr;
 
-		if (len > room) {
+		/* laid out for two chunks, the second over 32 bytes (a jump
+		 * for shorter data) */
+		if (likely(len > room)) {
 			memcpy(w + kind * 16 + 4, src, room);
 			*(rte_be32_t *)(w + kind * 16) = rte_cpu_to_be_32(RTE_BIT32(31) | room);
 			/* the second chunk, at byte 68: its first and last 32 bytes
 			 * addressed from len (no pointer arithmetic), or shorter */
-			if (len > room + 32) {
+			if (likely(len > room + 32)) {
 				memcpy(w + 68, src + room, 32);
-				memcpy(w + len + 36 - room, src + len - 32, 32);
+				memcpy(w + len + 36 - room, src + len - 32, 16);
+				memcpy(w + len + 52 - room, src + len - 16, 16);
 			} else {
 				copy_upto64(w + 68, src + room, len - room);
 			}
@@ -919,11 +933,13 @@ tmpl_post(struct prdma_qp *pqp, const struct prdma_wr_tmpl *t, const void *data,
 		put32(w + kind * 16, len != 0 ? len : RTE_BIT32(31));
 	}
 	/* the ring parity of head: read here, it lives in no register across the copy */
-	own = (head & h->ring) != 0 ? h->own[1] : h->own[0];
+	own = h->own[0];
+	if (head & h->ring)
+		own = h->own[1];
 	hermon_barrier_wqe_before_owner();
 	*(rte_be32_t *)w = own;
 	if (bf && inl) {
-		uint32_t bytes = (rte_be_to_cpu_32(hermon_tmpl_inl.ds[kind - 1][len]) & 0x3f) << 4;
+		uint32_t bytes = (rte_be_to_cpu_32(h->inl[len].ctrl1) & 0x3f) << 4;
 
 		if (bytes <= qp->bf_max) {
 			post_bf(qp, head, bytes);
@@ -1103,7 +1119,7 @@ hermon_wr_tmpl_create(struct prdma_qp *pqp, struct prdma_wr_tmpl *t)
 		memcpy(&h->ctrl23, d, sizeof(d));
 		memcpy(&h->rkey0, r, sizeof(r));
 	}
-	h->fence_be = rte_cpu_to_be_32(h->fence);
+	h->inl = hermon_tmpl_inl[kind - 1][(flags & PRDMA_SEND_FENCE) != 0];
 	h->ring = qp->sq_mask + 1;
 	h->stride = 1u << qp->sq_shift;
 	/* the stride and bf_max are set at the QP's create (bf_max cleared at
