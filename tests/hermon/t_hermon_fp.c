@@ -21,6 +21,7 @@
 
 #include <rte_cycles.h>
 #include <rte_malloc.h>
+#include <rte_pause.h>
 
 #include <prdma.h>
 
@@ -363,6 +364,137 @@ test_stamp_every_block(void **state)
 	/* the slots held 240-byte WQEs once the ring had wrapped */
 	assert_true(checked > 3 * (hq->sq_mask + 1));
 	fp_pair_destroy();
+}
+
+/*
+ * F16 for template posts, which stamp by a variant chosen at the
+ * template's create from the stride (none for 64 bytes, block 1 for 128,
+ * every block past the first for more): a ring pass of large WQEs first
+ * dirties every block (where the stride allows it), then template posts
+ * must leave every block but the first of the slot one headroom ahead
+ * stamped, and complete.
+ */
+static void
+test_tmpl_stamp(void **state)
+{
+	static const uint32_t inl[] = { 16, 88, 200 }, shift[] = { 6, 7, 8 };
+	struct prdma_send_wr wr;
+	const struct prdma_send_wr *bad;
+	struct hermon_qp *hq;
+	struct prdma_wc wc;
+	uint32_t k, i, b, checked;
+
+	(void)state;
+	for (k = 0; k < RTE_DIM(inl); k++) {
+		struct prdma_sge sge = { 0, inl[k], 0 };
+		struct prdma_wr_tmpl *t;
+		uint32_t len = RTE_MIN(inl[k], 64u);
+
+		fp_pair(inl[k], 16);
+		hq = (struct hermon_qp *)env.qp[0];
+		assert_int_equal(hq->sq_shift, shift[k]);
+		sge.addr = (uintptr_t)env.src;
+		memset(&wr, 0, sizeof(wr));
+		wr.sg_list = &sge;
+		wr.num_sge = 1;
+		wr.opcode = PRDMA_WR_RDMA_WRITE;
+		wr.send_flags = PRDMA_SEND_SIGNALED | PRDMA_SEND_INLINE;
+		wr.wr.rdma.remote_addr = (uintptr_t)env.buf[1];
+		wr.wr.rdma.rkey = env.mr[1]->rkey;
+		for (i = 0; i < hq->sq_mask + 1; i++) {
+			assert_int_equal(prdma_post_send(env.qp[0], &wr, &bad), 0);
+			assert_int_equal(fp_wait(0, &wc, 1, 1), 1);
+		}
+		sge.length = len;
+		t = prdma_wr_template_create(env.qp[0], &wr, 0);
+		assert_non_null(t);
+		checked = 0;
+		for (i = 0; i < 2 * (hq->sq_mask + 1); i++) {
+			uint32_t slot;
+			const uint8_t *s;
+
+			assert_int_equal(prdma_post_template(env.qp[0], t, env.src, len,
+							     (uintptr_t)env.buf[1], 100 + i), 0);
+			slot = (hq->sq_head - 1 + hq->sq_spare) & hq->sq_mask;
+			s = hq->sq + ((size_t)slot << hq->sq_shift);
+			for (b = 64; b < (1u << hq->sq_shift); b += 64) {
+				if (*(const uint32_t *)(s + b) != UINT32_MAX)
+					fail_msg("stride %u: block %u of the headroom slot "
+						 "not stamped", 1u << hq->sq_shift, b / 64);
+				checked++;
+			}
+			assert_int_equal(fp_wait(0, &wc, 1, 1), 1);
+			assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
+			assert_int_equal(wc.wr_id, 100 + i);
+		}
+		assert_int_equal(checked, 2 * (hq->sq_mask + 1) * ((1u << shift[k]) / 64 - 1));
+		assert_int_equal(prdma_wr_template_destroy(t), 0);
+		fp_pair_destroy();
+	}
+}
+
+/*
+ * A CQE left by a destroyed QP reports the wr_id its destroy resolved
+ * (the stash) even when a live QP has that number by the time of a poll
+ * of one CQE (QP0/QP1 come back at once): the one-CQE path must not take
+ * it as the new QP's, nor keep the destroyed QP in its cache. The reuse
+ * is simulated: the peer QP is put in the old number's slot with that
+ * number, for the poll.
+ */
+static void
+test_poll_stash_reused_qpn(void **state)
+{
+	struct prdma_sge sge = { 0, 8, 0 };
+	struct prdma_send_wr wr;
+	const struct prdma_send_wr *bad;
+	struct hermon_qp *h1;
+	struct hermon_cq *hc;
+	struct hermon_dev *hd;
+	struct prdma_wc wc;
+	uint32_t na, n1, k;
+
+	(void)state;
+	fp_pair(64, 16);
+	h1 = (struct hermon_qp *)env.qp[1];
+	hc = (struct hermon_cq *)env.cq[0];
+	hd = hc->hd;    /* side 0's QPN table, which CQ 0 looks QPs up in */
+	na = env.qp[0]->qp_num;
+	n1 = h1->qpn;
+	sge.addr = (uintptr_t)env.src;
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = 0x5151;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = PRDMA_WR_RDMA_WRITE;
+	wr.send_flags = PRDMA_SEND_SIGNALED | PRDMA_SEND_INLINE;
+	wr.wr.rdma.remote_addr = (uintptr_t)env.buf[1];
+	wr.wr.rdma.rkey = env.mr[1]->rkey;
+	/* a one-CQE poll caches the QP; its destroy must forget it */
+	assert_int_equal(prdma_post_send(env.qp[0], &wr, &bad), 0);
+	assert_int_equal(fp_wait(0, &wc, 1, 1), 1);
+	assert_ptr_equal(hc->last_qp, (struct hermon_qp *)env.qp[0]);
+	assert_int_equal(hc->last_qpn, na);
+	assert_int_equal(prdma_post_send(env.qp[0], &wr, &bad), 0);
+	for (k = 0; k < 5000000 && prdma_cq_peek(env.cq[0]) < 1; k++)
+		rte_pause();
+	assert_int_equal(prdma_cq_peek(env.cq[0]), 1);
+	assert_int_equal(prdma_qp_destroy(env.qp[0]), 0);
+	env.qp[0] = NULL;
+	assert_int_equal(hc->last_qpn, UINT32_MAX);
+	assert_null(hc->last_qp);
+	assert_int_equal(hc->stash_n, 1);
+	hd->qp_table[na] = h1;
+	h1->qpn = na;
+	k = (uint32_t)prdma_cq_poll(env.cq[0], 1, &wc);
+	h1->qpn = n1;
+	hd->qp_table[na] = NULL;
+	assert_int_equal(k, 1);
+	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
+	assert_int_equal(wc.wr_id, 0x5151);
+	assert_int_equal(wc.qp_num, na);
+	assert_int_equal(hc->stash_n, 0);
+	assert_int_equal(prdma_qp_destroy(env.qp[1]), 0);
+	env.qp[1] = NULL;
 }
 
 /*
@@ -751,6 +883,8 @@ main(void)
 		cmocka_unit_test(test_stamp_every_block),
 		cmocka_unit_test(test_strong_order_bit),
 		cmocka_unit_test(test_tmpl_same_wqe),
+		cmocka_unit_test(test_tmpl_stamp),
+		cmocka_unit_test(test_poll_stash_reused_qpn),
 	};
 
 	/* the same cases on a BlueFlame model, then BlueFlame's own */
@@ -765,6 +899,8 @@ main(void)
 		cmocka_unit_test(test_stamp_every_block),
 		cmocka_unit_test(test_strong_order_bit),
 		cmocka_unit_test(test_tmpl_same_wqe),
+		cmocka_unit_test(test_tmpl_stamp),
+		cmocka_unit_test(test_poll_stash_reused_qpn),
 	};
 	int ret;
 

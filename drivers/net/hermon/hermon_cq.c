@@ -74,6 +74,7 @@ hermon_cq_create(struct prdma_cq *pcq, const struct prdma_cq_init_attr *attr)
 	cq->log = log;
 	cq->mask = n - 1;
 	cq->qps = hd->qp_table;
+	cq->last_qpn = UINT32_MAX;    /* no QP cached for the one-CQE poll */
 	cq->qp_mask = hd->qps.n - 1;
 	cq->arm_sn = 1;
 	cq_own_all(cq->buf, n);

@@ -147,8 +147,13 @@ poll_other(struct hermon_cq *cq, const uint8_t *e, uint32_t ci, struct hermon_qp
 	 * one has its QPN already (QP0/QP1 come back at once) */
 	if (unlikely(qp == NULL || qp->qpn != qpn || cq->stash_ok[ci & cq->mask])) {
 		/* the QP was destroyed: its wr_id was resolved then */
-		wc->wr_id = cq->stash_ok[ci & cq->mask] ? cq->stash[ci & cq->mask] : 0;
-		cq->stash_ok[ci & cq->mask] = 0;
+		if (cq->stash_ok[ci & cq->mask]) {
+			wc->wr_id = cq->stash[ci & cq->mask];
+			cq->stash_ok[ci & cq->mask] = 0;
+			cq->stash_n--;
+		} else {
+			wc->wr_id = 0;
+		}
 		wc->opcode = (b31 & 0x40) ? PRDMA_WC_SEND : PRDMA_WC_RECV;
 		if (op == HERMON_CQE_ERROR) {
 			wc->status = synd_status(e[0x1b]);
@@ -251,33 +256,90 @@ poll_cq_any(struct hermon_cq *cq, uint16_t nb, struct prdma_wc *wc, uint16_t n,
 }
 
 /*
- * The common call: the first CQE is a successful requester one of a live
- * QP. It is taken here in straight-line code that calls nothing (so it
- * saves no registers); any other first CQE, and every CQE after the first,
- * go to poll_cq_any, which publishes the consumer index once for the call.
+ * The first CQE at @ci when it is a successful requester one of a live QP
+ * while no CQE of a destroyed QP waits (stash_n 0): fills @wc and frees
+ * its send queue slots, and returns 1 (the caller publishes the consumer
+ * index). 0 when the CQE is hardware's, -1 for any other CQE (untouched:
+ * poll_cq_any takes it). Straight-line code that calls nothing.
+ */
+static __rte_always_inline int
+poll_first(struct hermon_cq *cq, uint32_t ci, struct prdma_wc *wc)
+{
+	const uint8_t *e = cq->buf + ((ci & cq->mask) << 5);
+	uint32_t b31 = e[31], qpn, k;
+	struct hermon_qp *qp;
+
+	if (((b31 >> 7) ^ (ci >> cq->log)) & 1)
+		return 0;
+	hermon_barrier_cqe_owner_before_data();
+	qpn = get32(e) & 0xffffff;
+	k = hermon_cqe_fast[b31 & 0x7f];
+	/* the QP of the last such CQE, cached only while no CQE of a
+	 * destroyed QP waited, is live (its destroy forgets it) */
+	if (likely(qpn == cq->last_qpn)) {
+		qp = cq->last_qp;
+		if (unlikely(k == 0 || qp->qpn != qpn))
+			return -1;
+	} else {
+		qp = cq->qps[qpn & cq->qp_mask];
+		if (unlikely(k == 0 || qp == NULL || qp->qpn != qpn || cq->stash_n != 0))
+			return -1;
+		cq->last_qpn = qpn;
+		cq->last_qp = qp;
+	}
+	poll_send_ok(qp, e, qpn, k, wc);
+	return 1;
+}
+
+/* hermon_poll_cq of other than one CQE: the first as one, the rest in a loop. */
+static __rte_noinline int
+poll_cq_many(struct hermon_cq *cq, uint16_t nb, struct prdma_wc *wc)
+{
+	uint32_t ci = cq->ci;
+	int r;
+
+	if (nb == 0)
+		return 0;
+	r = poll_first(cq, ci, wc);
+	if (r == 0)
+		return 0;
+	if (r < 0)
+		return poll_cq_any(cq, nb, wc, 0, ci);
+	return poll_cq_any(cq, nb, wc, 1, ci + 1);
+}
+
+/*
+ * The common call: one CQE asked for, a successful requester one (see
+ * poll_first), with the consumer index published here; a call for another
+ * count goes to poll_cq_many, any other CQE to poll_cq_any, which checks
+ * each CQE against the stash.
  */
 int
 hermon_poll_cq(struct prdma_cq *pcq, uint16_t nb, struct prdma_wc *wc)
 {
 	struct hermon_cq *cq = (struct hermon_cq *)pcq;
-	uint32_t ci = cq->ci, b31, qpn, k;
-	const uint8_t *e = cq->buf + ((ci & cq->mask) << 5);
-	struct hermon_qp *qp;
+	uint32_t ci = cq->ci;
+	int r;
 
-	b31 = e[31];
-	if ((((b31 >> 7) ^ (ci >> cq->log)) & 1) || unlikely(nb == 0))
+	if (unlikely(nb != 1))
+		return poll_cq_many(cq, nb, wc);
+	r = poll_first(cq, ci, wc);
+	if (likely(r > 0)) {
+		poll_publish_ci(cq, ci + 1);
+		return 1;
+	}
+	if (r == 0)
 		return 0;
-	hermon_barrier_cqe_owner_before_data();
-	qpn = get32(e) & 0xffffff;
-	qp = cq->qps[qpn & cq->qp_mask];
-	k = hermon_cqe_fast[b31 & 0x7f];
-	if (unlikely(k == 0 || qp == NULL || qp->qpn != qpn || cq->stash_ok[ci & cq->mask]))
-		return poll_cq_any(cq, nb, wc, 0, ci);
-	poll_send_ok(qp, e, qpn, k, wc);
-	if (nb > 1)
-		return poll_cq_any(cq, nb, wc, 1, ci + 1);
-	poll_publish_ci(cq, ci + 1);
-	return 1;
+	return poll_cq_any(cq, 1, wc, 0, ci);
+}
+
+void
+hermon_cq_forget_qp(struct hermon_cq *cq, const struct hermon_qp *qp)
+{
+	if (cq->last_qp == qp) {
+		cq->last_qpn = UINT32_MAX;
+		cq->last_qp = NULL;
+	}
 }
 
 int

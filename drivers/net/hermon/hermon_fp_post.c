@@ -772,6 +772,58 @@ struct hermon_tmpl {
 	rte_be32_t lkey;
 	uint64_t ctrl23;      /* dwords 2 and 3 as they lie in the WQE */
 	uint64_t rkey0;       /* remote address segment bytes 8-15: rkey, 0 */
+	/* for the single post: the QP's ring as it needs it, no shift by a register */
+	uint32_t ring;        /* WQEs in the ring: head & ring is its parity */
+	uint32_t stride;      /* bytes of one slot */
+	/* inline: hermon_tmpl_inl's row of the kind and f bit, by length */
+	const struct tmpl_inl_row *inl;
+};
+
+/*
+ * The inline single post's per-length words, big-endian, by kind (row
+ * kind - 1), f bit and length up to the short path's bound (120 - 16 *
+ * kind): control dword 1 (DS and f) and the header of the last inline
+ * chunk (the only one for a length within block 0, the second one past
+ * it), side by side so that one row pointer in the template and the
+ * length give both. Filled once at load; a look-up where the post would
+ * spend about ten instructions on the arithmetic.
+ */
+#define TMPL_INL_MAX 104
+struct tmpl_inl_row {
+	rte_be32_t ctrl1;
+	rte_be32_t last_hdr;
+};
+static struct tmpl_inl_row hermon_tmpl_inl[2][2][TMPL_INL_MAX + 1];
+
+RTE_INIT(hermon_tmpl_inl_init)
+{
+	uint32_t kind, f, len;
+
+	for (kind = WK_SEND; kind <= WK_RADDR; kind++) {
+		const uint32_t room = 60 - kind * 16;
+
+		for (f = 0; f < 2; f++) {
+			for (len = 0; len <= TMPL_INL_MAX; len++) {
+				struct tmpl_inl_row *r = &hermon_tmpl_inl[kind - 1][f][len];
+				uint32_t bytes = (kind * 16 + 4 + (len > room ? 4 : 0) + len +
+						  15) & ~15u;
+
+				r->ctrl1 = rte_cpu_to_be_32((bytes >> 4) | (f << 6));
+				r->last_hdr = rte_cpu_to_be_32(RTE_BIT32(31) |
+							       (len > room ? len - room : len));
+			}
+		}
+	}
+}
+
+_Static_assert(TMPL_INL_MAX == 120 - 16 * WK_SEND && 120 - 16 * WK_RADDR <= TMPL_INL_MAX,
+	       "the tables cover the short path's inline bound (hermon_sq_fp_init)");
+
+/* How a template's post stamps the slot one headroom ahead (fixed per QP). */
+enum {
+	TS_NONE,   /* a 64-byte stride: nothing past block 0 */
+	TS_ONE,    /* a 128-byte stride: block 1 */
+	TS_LOOP,   /* larger: every block but the first */
 };
 
 _Static_assert(sizeof(struct hermon_tmpl) <= sizeof(((struct prdma_wr_tmpl *)0)->prov),
@@ -787,12 +839,14 @@ tmpl_fail(int err)
 /*
  * One post from a template of segment kind @kind (WK_SEND or WK_RADDR),
  * inline (@inl, at most two chunks: the create checked the bound) or one
- * gather entry; @bf for a QP with a BlueFlame register (fixed from its
- * create to its destroy). The library's wrapper checked the template, its
- * QP and @len. Ordered so that few values live across the data copy: the
- * WQE size is known from @len before a byte is written, so the stamp,
- * wr_id and the control dwords come first, then the segments, then the
- * owner dword.
+ * gather entry; @bf for a QP with a BlueFlame register, @stamp how its
+ * stride is stamped (both fixed from the QP's create to its destroy). The
+ * library's wrapper checked the template, its QP and @len. Every value of
+ * the QP or the template used after the first WQE store is either read
+ * once there or held in a register (a byte store may alias them); no
+ * shift by a variable (it would pin the count register): the slot is
+ * index * stride, the ring parity head & ring, DS and the last chunk's
+ * header come from hermon_tmpl_inl.
  *
  * F16 here stamps every 64-byte block but the first of the slot one
  * headroom ahead, not only those the WQE it last held reached (put_ctrl):
@@ -804,38 +858,45 @@ tmpl_fail(int err)
 static __rte_always_inline int
 tmpl_post(struct prdma_qp *pqp, const struct prdma_wr_tmpl *t, const void *data,
 	  uint32_t len, uint64_t raddr, uint64_t wr_id, const uint32_t kind, const bool inl,
-	  const bool bf)
+	  const bool bf, const int stamp)
 {
 	struct hermon_qp *qp = (struct hermon_qp *)pqp;
 	const struct hermon_tmpl *h = (const struct hermon_tmpl *)t->prov;
 	const uint32_t room = 60 - kind * 16;
-	uint32_t head = qp->sq_head, bytes, slot, room_st;
-	uint8_t *w;
+	const uint32_t head = qp->sq_head;
+	uint32_t idx, slot;
+	rte_be32_t own;
+	uint8_t *sq, *w;
 
 	if (unlikely(pqp->state < PRDMA_QPS_RTS))
 		return tmpl_fail(EBADMSG);
-	if (unlikely(head - qp->sq_tail >= qp->sq_cap))
+	/* ring full: head - tail >= cap, as the sign of head - (tail + cap),
+	 * which needs no copy of head (the counts are never 2^31 apart) */
+	if (unlikely((int32_t)(head - (qp->sq_tail + qp->sq_cap)) >= 0))
 		return tmpl_fail(ENOMEM);
-	/* wr_id first: one register fewer from here on */
-	slot = head & qp->sq_mask;
-	qp->sq_wrid[slot] = wr_id;
-	slot <<= qp->sq_shift;
-	room_st = qp->sq_stamp_room;
-	if (room_st != 0) {
-		uint8_t *st = qp->sq + ((slot + qp->sq_stamp_delta) & qp->sq_stamp_mask);
-		uint32_t k;
+	idx = head & qp->sq_mask;
+	qp->sq_wrid[idx] = wr_id;
+	/* read after the wr_id store (which cannot alias it): one register
+	 * fewer while all six arguments are live */
+	sq = qp->sq;
+	slot = idx * h->stride;
+	if (stamp != TS_NONE) {
+		uint8_t *st = sq + ((slot + qp->sq_stamp_delta) & qp->sq_stamp_mask);
 
 		*(uint32_t *)(st + 64) = UINT32_MAX;
-		for (k = 128; unlikely(k < room_st); k += 64)
-			*(uint32_t *)(st + k) = UINT32_MAX;
+		if (stamp == TS_LOOP) {
+			uint32_t k, end = qp->sq_stamp_room;
+
+			for (k = 128; k < end; k += 64)
+				*(uint32_t *)(st + k) = UINT32_MAX;
+		}
 	}
-	w = qp->sq + slot;
+	w = sq + slot;
 	/* the WQE's bytes: control (+ remote address), then the data */
 	if (inl)
-		bytes = (kind * 16 + 4 + (len > room ? 4 : 0) + len + 15) & ~15u;
+		*(rte_be32_t *)(w + 4) = h->inl[len].ctrl1;
 	else
-		bytes = kind * 16 + 16;
-	put32(w + 4, (bytes >> 4) | h->fence);
+		put32(w + 4, (kind + 1) | h->fence);
 	*(uint64_t *)(w + 8) = h->ctrl23;
 	if (kind == WK_RADDR) {
 		put64(w + 16, raddr);
@@ -843,25 +904,49 @@ tmpl_post(struct prdma_qp *pqp, const struct prdma_wr_tmpl *t, const void *data,
 	}
 	if (inl) {
 		const uint8_t *src = data;
+		const rte_be32_t last = h->inl[len].last_hdr;
 
-		if (len > room) {
-			put_chunk(w, kind * 16, src, room);
-			put_chunk(w, 64, src + room, len - room);
+		/* laid out for two chunks, the second over 32 bytes (a jump
+		 * for shorter data) */
+		if (likely(len > room)) {
+			memcpy(w + kind * 16 + 4, src, room);
+			*(rte_be32_t *)(w + kind * 16) = rte_cpu_to_be_32(RTE_BIT32(31) | room);
+			/* the second chunk, at byte 68: its first and last 32 bytes
+			 * addressed from len (no pointer arithmetic), or shorter */
+			if (likely(len > room + 32)) {
+				memcpy(w + 68, src + room, 32);
+				memcpy(w + len + 36 - room, src + len - 32, 16);
+				memcpy(w + len + 52 - room, src + len - 16, 16);
+			} else {
+				copy_upto64(w + 68, src + room, len - room);
+			}
+			/* F17: block 1's first dword after its data */
+			hermon_barrier_dseg_before_count();
+			*(rte_be32_t *)(w + 64) = last;
 		} else {
-			put_chunk(w, kind * 16, src, len);
+			copy_upto64(w + kind * 16 + 4, src, len);
+			*(rte_be32_t *)(w + kind * 16) = last;
 		}
 	} else {
 		*(rte_be32_t *)(w + kind * 16 + 4) = h->lkey;
 		put64(w + kind * 16 + 8, (uintptr_t)data);
 		put32(w + kind * 16, len != 0 ? len : RTE_BIT32(31));
 	}
-	head = qp->sq_head;
+	/* the ring parity of head: read here, it lives in no register across the copy */
+	own = h->own[0];
+	if (head & h->ring)
+		own = h->own[1];
 	hermon_barrier_wqe_before_owner();
-	*(rte_be32_t *)w = h->own[(head >> qp->sq_log) & 1];
-	if (bf && inl && bytes <= qp->bf_max)
-		post_bf(qp, head, bytes);
-	else
-		post_doorbell(qp, head + 1);
+	*(rte_be32_t *)w = own;
+	if (bf && inl) {
+		uint32_t bytes = (rte_be_to_cpu_32(h->inl[len].ctrl1) & 0x3f) << 4;
+
+		if (bytes <= qp->bf_max) {
+			post_bf(qp, head, bytes);
+			return 0;
+		}
+	}
+	post_doorbell(qp, head + 1);
 	return 0;
 }
 
@@ -972,20 +1057,28 @@ TMPL_BURST(hermon_post_tmpl_burst_raddr, WK_RADDR, false)
 TMPL_BURST(hermon_post_tmpl_burst_send, WK_SEND, false)
 #undef TMPL_BURST
 
-#define TMPL_POST(name, kind, inl, bf) \
+#define TMPL_POST(name, kind, inl, bf, stamp) \
 static int \
 name(struct prdma_qp *qp, const struct prdma_wr_tmpl *t, const void *data, uint32_t len, \
      uint64_t raddr, uint64_t wr_id) \
 { \
-	return tmpl_post(qp, t, data, len, raddr, wr_id, kind, inl, bf); \
+	return tmpl_post(qp, t, data, len, raddr, wr_id, kind, inl, bf, stamp); \
 }
 
-TMPL_POST(hermon_post_tmpl_raddr_inl, WK_RADDR, true, false)
-TMPL_POST(hermon_post_tmpl_raddr_inl_bf, WK_RADDR, true, true)
-TMPL_POST(hermon_post_tmpl_send_inl, WK_SEND, true, false)
-TMPL_POST(hermon_post_tmpl_send_inl_bf, WK_SEND, true, true)
-TMPL_POST(hermon_post_tmpl_raddr, WK_RADDR, false, false)
-TMPL_POST(hermon_post_tmpl_send, WK_SEND, false, false)
+/* one per shape, BlueFlame (inline only) and stamping: [stamp] rows */
+#define TMPL_POST_STAMPS(name, kind, inl, bf) \
+	TMPL_POST(name ## _s0, kind, inl, bf, TS_NONE) \
+	TMPL_POST(name ## _s1, kind, inl, bf, TS_ONE) \
+	TMPL_POST(name ## _sn, kind, inl, bf, TS_LOOP) \
+	static const prdma_post_tmpl_t name[3] = { name ## _s0, name ## _s1, name ## _sn };
+
+TMPL_POST_STAMPS(hermon_post_tmpl_raddr_inl, WK_RADDR, true, false)
+TMPL_POST_STAMPS(hermon_post_tmpl_raddr_inl_bf, WK_RADDR, true, true)
+TMPL_POST_STAMPS(hermon_post_tmpl_send_inl, WK_SEND, true, false)
+TMPL_POST_STAMPS(hermon_post_tmpl_send_inl_bf, WK_SEND, true, true)
+TMPL_POST_STAMPS(hermon_post_tmpl_raddr, WK_RADDR, false, false)
+TMPL_POST_STAMPS(hermon_post_tmpl_send, WK_SEND, false, false)
+#undef TMPL_POST_STAMPS
 #undef TMPL_POST
 
 /*
@@ -1001,7 +1094,7 @@ hermon_wr_tmpl_create(struct prdma_qp *pqp, struct prdma_wr_tmpl *t)
 	struct hermon_qp *qp = (struct hermon_qp *)pqp;
 	struct hermon_tmpl *h = (struct hermon_tmpl *)t->prov;
 	const struct prdma_send_wr *p = &t->proto;
-	uint32_t opc = (uint32_t)p->opcode, flags = p->send_flags, kind;
+	uint32_t opc = (uint32_t)p->opcode, flags = p->send_flags, kind, st;
 	bool inl = (flags & PRDMA_SEND_INLINE) != 0;
 
 	if (qp->mlx || opc >= PRDMA_WR_MAX)
@@ -1026,15 +1119,20 @@ hermon_wr_tmpl_create(struct prdma_qp *pqp, struct prdma_wr_tmpl *t)
 		memcpy(&h->ctrl23, d, sizeof(d));
 		memcpy(&h->rkey0, r, sizeof(r));
 	}
-	/* bf_max is set at the QP's create and cleared at its destroy only */
+	h->inl = hermon_tmpl_inl[kind - 1][(flags & PRDMA_SEND_FENCE) != 0];
+	h->ring = qp->sq_mask + 1;
+	h->stride = 1u << qp->sq_shift;
+	/* the stride and bf_max are set at the QP's create (bf_max cleared at
+	 * its destroy only) */
+	st = qp->sq_stamp_room == 0 ? TS_NONE : qp->sq_stamp_room <= 128 ? TS_ONE : TS_LOOP;
 	if (kind == WK_RADDR) {
-		t->post = !inl ? hermon_post_tmpl_raddr : qp->bf_max != 0 ?
-			hermon_post_tmpl_raddr_inl_bf : hermon_post_tmpl_raddr_inl;
+		t->post = (!inl ? hermon_post_tmpl_raddr : qp->bf_max != 0 ?
+			hermon_post_tmpl_raddr_inl_bf : hermon_post_tmpl_raddr_inl)[st];
 		t->post_burst = inl ? hermon_post_tmpl_burst_raddr_inl :
 			hermon_post_tmpl_burst_raddr;
 	} else {
-		t->post = !inl ? hermon_post_tmpl_send : qp->bf_max != 0 ?
-			hermon_post_tmpl_send_inl_bf : hermon_post_tmpl_send_inl;
+		t->post = (!inl ? hermon_post_tmpl_send : qp->bf_max != 0 ?
+			hermon_post_tmpl_send_inl_bf : hermon_post_tmpl_send_inl)[st];
 		t->post_burst = inl ? hermon_post_tmpl_burst_send_inl :
 			hermon_post_tmpl_burst_send;
 	}

@@ -72,6 +72,12 @@ struct hermon_cq {
 	uint32_t qp_mask;
 	uint64_t *stash;                 /**< wr_ids of CQEs whose QP is gone */
 	uint8_t *stash_ok;
+	/** stash_ok entries set (never fewer): 0 lets a poll skip stash_ok */
+	uint32_t stash_n;
+	/** the QP of the last one-CQE poll, looked up while stash_n was 0;
+	 * last_qpn is UINT32_MAX (no QPN) when none (hermon_cq_forget_qp) */
+	uint32_t last_qpn;
+	struct hermon_qp *last_qp;
 	/* control path */
 	struct hermon_dev *hd;
 	uint32_t cqn;
@@ -248,6 +254,8 @@ int hermon_poll_cq(struct prdma_cq *cq, uint16_t nb, struct prdma_wc *wc);
 int hermon_peek_cq(struct prdma_cq *cq);
 /* Precompute the send queue's fast-path constants (after its layout is set). */
 void hermon_sq_fp_init(struct hermon_qp *qp);
+/* The QP is being destroyed: @cq's one-CQE poll must not use it again. */
+void hermon_cq_forget_qp(struct hermon_cq *cq, const struct hermon_qp *qp);
 /* Inline bytes a WQE can carry from byte @start of a @bytes-long WQE. */
 uint32_t hermon_inline_room(uint32_t start, uint32_t bytes);
 

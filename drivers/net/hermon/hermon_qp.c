@@ -570,6 +570,8 @@ qp_stash(struct hermon_qp *qp, struct hermon_cq *cq)
 			cq->stash[i & cq->mask] = qp->srq->wrid[ctr & qp->srq->mask];
 		else
 			cq->stash[i & cq->mask] = qp->rq_wrid[ctr & qp->rq_mask];
+		if (cq->stash_ok[i & cq->mask] == 0)
+			cq->stash_n++;
 		cq->stash_ok[i & cq->mask] = 1;
 	}
 }
@@ -617,6 +619,10 @@ hermon_qp_destroy(struct prdma_qp *pqp)
 	if (hd->qp_table[qp->qpn] == qp)
 		hd->qp_table[qp->qpn] = NULL;
 	pthread_mutex_unlock(&hd->ev_lock);
+	if (pqp->send_cq != NULL)
+		hermon_cq_forget_qp((struct hermon_cq *)pqp->send_cq, qp);
+	if (pqp->recv_cq != NULL)
+		hermon_cq_forget_qp((struct hermon_cq *)pqp->recv_cq, qp);
 	hermon_bf_free(hd, qp);
 	rte_free(qp->sq_wrid);
 	rte_free(qp->rq_wrid);
