@@ -63,9 +63,10 @@ void roce_mcast_qp_gone(struct roce_dev *dev, struct roce_qp *qp);
  * Engine receive: a frame to a multicast IP is taken here (returns 1:
  * delivered to the group's QPs or counted as a drop); 0 for unicast.
  */
-int roce_mcast_rx(struct roce_dev *dev, struct roce_pkt *pkt);
+struct roce_eng;
+int roce_mcast_rx(struct roce_eng *e, struct rte_mbuf *m, struct roce_pkt *pkt);
 /* Engine transmit of a frame to a group MAC: copy it to our own loop ring
  * when mcast_loop=1 and one of our QPs is in a group. */
-void roce_mcast_tx_loop(struct roce_dev *dev, struct rte_mbuf *m);
+void roce_mcast_tx_loop(struct roce_eng *e, struct rte_mbuf *m);
 
 #endif /* ROCE_MCAST_H */
