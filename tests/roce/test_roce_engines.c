@@ -14,6 +14,8 @@
 
 #include <rte_cycles.h>
 #include <rte_errno.h>
+#include <rte_eth_ring.h>
+#include <rte_ethdev.h>
 
 #include "roce.h"
 #include "t_roce.h"
@@ -323,6 +325,67 @@ test_link_mismatch(void **state)
 	assert_int_equal(prdma_dev_remove((uint16_t)a), 0);
 }
 
+/*
+ * Port mode: two net_ring ethdevs of two queue pairs each, made here (no
+ * RSS: software steering only). engines=2 configures both queues; a QP on
+ * engine 1 of B still gets A's engine-0 frames (handed over). engines=3
+ * exceeds the port's queues: refused.
+ */
+static void
+test_port_two_queues(void **state)
+{
+	struct rte_ring *r[2][2];
+	struct prdma_roce_stats x;
+	struct prdma_cq *ca, *cb;
+	struct prdma_qp *other;
+	char args[2][128], name[32];
+	struct t_side s[2];
+	struct prdma_wc wc;
+	int port[2], i, q;
+
+	(void)state;
+	assert_int_equal(t_eal_init(), 0);
+	for (i = 0; i < 2; i++) {
+		for (q = 0; q < 2; q++) {
+			snprintf(name, sizeof(name), "t_eq_r%d%d", i, q);
+			r[i][q] = rte_ring_create(name, 1024, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+			assert_non_null(r[i][q]);
+		}
+	}
+	/* port i receives on r[i][q] and sends on r[1 - i][q] */
+	port[0] = rte_eth_from_rings("t_eq_p0", r[0], 2, r[1], 2, 0);
+	port[1] = rte_eth_from_rings("t_eq_p1", r[1], 2, r[0], 2, 0);
+	assert_true(port[0] >= 0 && port[1] >= 0);
+	snprintf(args[0], sizeof(args[0]), "roce:port=%d,ip=10.9.1.1,engines=3", port[0]);
+	assert_int_equal(prdma_dev_probe(args[0]), -EINVAL);
+	snprintf(args[0], sizeof(args[0]), "roce:port=%d,ip=10.9.1.1,engines=2", port[0]);
+	snprintf(args[1], sizeof(args[1]), "roce:port=%d,ip=10.9.1.2,engines=2", port[1]);
+	t_pair_open(s, args[0], args[1]);
+	ca = cq_new(&s[1]);
+	cb = cq_new(&s[1]);
+	other = qp_new(&s[1], ca, cb, NULL);
+	assert_non_null(other);
+	t_pair_connect(s, PRDMA_QPT_RC, 1);
+	assert_int_equal(qp_engine(s[0].qp), 0);
+	assert_int_equal(qp_engine(s[1].qp), 1);
+	memset(s[0].buf, 0x5a, 256);
+	assert_int_equal(t_post(&s[0], PRDMA_WR_RDMA_WRITE, 0, 256,
+				(uintptr_t)s[1].buf, s[1].mr->rkey, 1), 0);
+	assert_int_equal(t_poll_one(s, s[0].scq, &wc), 1);
+	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
+	assert_memory_equal(s[1].buf, s[0].buf, 256);
+	assert_int_equal(prdma_roce_stats_get(s[1].dev, &x), 0);
+	assert_true(x.rx_handoff >= 1);
+	assert_int_equal(prdma_qp_destroy(other), 0);
+	assert_int_equal(prdma_cq_destroy(ca), 0);
+	assert_int_equal(prdma_cq_destroy(cb), 0);
+	t_pair_close(s);
+	for (i = 0; i < 2; i++) {
+		rte_eth_dev_stop((uint16_t)port[i]);
+		rte_eth_dev_close((uint16_t)port[i]);
+	}
+}
+
 int
 main(void)
 {
@@ -333,6 +396,7 @@ main(void)
 		cmocka_unit_test(test_binding_refused),
 		cmocka_unit_test(test_handoff),
 		cmocka_unit_test(test_two_threads),
+		cmocka_unit_test(test_port_two_queues),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
