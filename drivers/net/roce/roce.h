@@ -253,10 +253,17 @@ struct roce_link {
 	struct rte_ether_addr mac[2];
 	struct roce_dev *dev[2];          /* probed sides (NULL if not) */
 	unsigned int refs;
-	uint32_t stepping;                /* peer steps in progress */
-	/* TSC of each side's last own step, refreshed coarsely so the line
-	 * stays shared: a side is stepped by its peer only when idle. */
-	uint64_t last_step[2][ROCE_MAX_ENGINES] __rte_cache_aligned;
+	/*
+	 * Per engine index, each on its own line (engines of one side must
+	 * not share a written line): peer steps in progress by that index's
+	 * engines, and the TSC of each side's last own step, refreshed
+	 * coarsely so the line stays shared: a side's engine is stepped by
+	 * its peer only when idle.
+	 */
+	struct roce_link_q {
+		uint32_t stepping;
+		uint64_t last_step[2];
+	} __rte_cache_aligned q[ROCE_MAX_ENGINES];
 };
 
 /* Note that engine @e ran a step at @now (ring mode). */
@@ -795,6 +802,7 @@ struct roce_dev {
 	uint32_t qp_act_words;    /* words of each engine's qp_act and qp_tmr */
 	uint32_t qp_sum_words;    /* words of each engine's qp_act_sum */
 	uint32_t eng_next;        /* engine the next QP with unbound CQs gets */
+	uint8_t place_logged;     /* a QP refused for its CQs' engines was logged */
 	uint32_t *qpn_gen;        /* the upper QPN bits last given to each slot */
 	struct roce_key *keys;
 	uint32_t key_next;

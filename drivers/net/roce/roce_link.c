@@ -185,8 +185,9 @@ roce_link_detach(struct roce_dev *dev)
 	/* The peer may be stepping us from its own engine: hold our flag. */
 	__atomic_store_n(&l->dev[dev->side], NULL, __ATOMIC_RELEASE);
 	/* Wait until no engine step of the peer still holds our pointer. */
-	while (__atomic_load_n(&l->stepping, __ATOMIC_ACQUIRE) != 0)
-		rte_pause();
+	for (i = 0; i < ROCE_MAX_ENGINES; i++)
+		while (__atomic_load_n(&l->q[i].stepping, __ATOMIC_ACQUIRE) != 0)
+			rte_pause();
 	dev->link = NULL;
 	if (--l->refs == 0) {
 		for (i = 0; i < ROCE_MAX_LINKS; i++)
@@ -213,12 +214,12 @@ roce_link_step_peer(struct roce_eng *e, uint64_t now)
 	/* Leave a peer alone that its own lcore keeps stepping: sharing it
 	 * would bounce its cache lines between cores for nothing. */
 	/* Signed: the peer's stamp may be newer than our (idle) step's time. */
-	if ((int64_t)(now - __atomic_load_n(&l->last_step[1 - dev->side][e->idx],
+	if ((int64_t)(now - __atomic_load_n(&l->q[e->idx].last_step[1 - dev->side],
 					    __ATOMIC_RELAXED)) <
 	    (int64_t)(dev->tsc_hz / ROCE_PEER_IDLE_DIV))
 		return 0;
 	/* Pin the peer: its removal waits for stepping to drop to zero. */
-	__atomic_fetch_add(&l->stepping, 1, __ATOMIC_ACQ_REL);
+	__atomic_fetch_add(&l->q[e->idx].stepping, 1, __ATOMIC_ACQ_REL);
 	peer = __atomic_load_n(&l->dev[1 - dev->side], __ATOMIC_ACQUIRE);
 	if (peer != NULL && !peer->cfg.progress_thread) {
 		pe = &peer->eng[e->idx];
@@ -227,7 +228,7 @@ roce_link_step_peer(struct roce_eng *e, uint64_t now)
 			roce_eng_unlock(pe);
 		}
 	}
-	__atomic_fetch_sub(&l->stepping, 1, __ATOMIC_RELEASE);
+	__atomic_fetch_sub(&l->q[e->idx].stepping, 1, __ATOMIC_RELEASE);
 	return n;
 }
 
@@ -235,7 +236,7 @@ void
 roce_link_stepped(struct roce_eng *e, uint64_t now)
 {
 	struct roce_dev *dev = e->dev;
-	uint64_t *ts = &dev->link->last_step[dev->side][e->idx];
+	uint64_t *ts = &dev->link->q[e->idx].last_step[dev->side];
 
 	/* Write rarely: every write costs the peer a cache miss. */
 	if ((int64_t)(now - __atomic_load_n(ts, __ATOMIC_RELAXED)) >

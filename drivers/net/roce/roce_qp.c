@@ -329,11 +329,15 @@ qp_place(struct roce_dev *dev, struct roce_qp *qp, int gsi)
 		if (b[i] < 0)
 			continue;
 		if (eng >= 0 && b[i] != eng) {
-			ROCE_LOG(ERR, "%s: engines=%u: a QP's CQs and SRQ must be "
-				 "served by one engine (its send CQ's); this one's %s is "
-				 "bound to engine %d, not %d", dev->pdev->name, dev->nb_eng,
-				 i == 0 ? "send CQ" : i == 1 ? "receive CQ" : "SRQ",
-				 b[i], eng);
+			/* once per device at ERR: a loop of refused creates
+			 * would flood the log */
+			rte_log(dev->place_logged ? RTE_LOG_DEBUG : RTE_LOG_ERR, roce_logtype,
+				"roce: %s: engines=%u: a QP's CQs and SRQ must be "
+				"served by one engine (its send CQ's); this one's %s is "
+				"bound to engine %d, not %d\n", dev->pdev->name, dev->nb_eng,
+				i == 0 ? "send CQ" : i == 1 ? "receive CQ" : "SRQ",
+				b[i], eng);
+			dev->place_logged = 1;
 			rte_errno = EINVAL;
 			return -EINVAL;
 		}
