@@ -208,6 +208,52 @@ test_handoff(void **state)
 	t_pair_close(s);
 }
 
+/*
+ * The same cross placement through loss and reordering (each engine draws
+ * its own fault stream): go-back-N, timers and handed-over frames together.
+ */
+static void
+test_handoff_lossy(void **state)
+{
+	struct t_side s[2];
+	struct prdma_roce_stats x;
+	struct prdma_cq *ca, *cb;
+	struct prdma_qp *other;
+	struct prdma_wc wc;
+	unsigned int i, j;
+
+	(void)state;
+	t_pair_open(s, "roce:ring=eng7,side=0,engines=2,tx_drop=2%,tx_reorder=1%",
+		    "roce:ring=eng7,side=1,engines=2,tx_drop=2%,tx_dup=1%");
+	ca = cq_new(&s[1]);
+	cb = cq_new(&s[1]);
+	other = qp_new(&s[1], ca, cb, NULL);
+	assert_non_null(other);
+	t_pair_connect(s, PRDMA_QPT_RC, 0);
+	assert_int_not_equal(qp_engine(s[0].qp), qp_engine(s[1].qp));
+	for (i = 0; i < 40; i++) {
+		for (j = 0; j < 4096; j++)
+			s[0].buf[j] = (uint8_t)(i * 31 + j);
+		assert_int_equal(t_post(&s[0], PRDMA_WR_RDMA_WRITE, 0, 4096,
+					(uintptr_t)s[1].buf + 8192, s[1].mr->rkey, i), 0);
+		assert_int_equal(t_poll_one(s, s[0].scq, &wc), 1);
+		assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
+		assert_memory_equal(s[1].buf + 8192, s[0].buf, 4096);
+		assert_int_equal(t_post(&s[0], PRDMA_WR_RDMA_READ, 16384, 4096,
+					(uintptr_t)s[1].buf + 8192, s[1].mr->rkey, 100 + i), 0);
+		assert_int_equal(t_poll_one(s, s[0].scq, &wc), 1);
+		assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
+		assert_memory_equal(s[0].buf + 16384, s[0].buf, 4096);
+	}
+	assert_int_equal(prdma_roce_stats_get(s[0].dev, &x), 0);
+	assert_true(x.fault[PRDMA_ROCE_FAULT_TX][PRDMA_ROCE_FAULT_DROP] >= 1);
+	assert_true(x.rx_handoff >= 1);
+	assert_int_equal(prdma_qp_destroy(other), 0);
+	assert_int_equal(prdma_cq_destroy(ca), 0);
+	assert_int_equal(prdma_cq_destroy(cb), 0);
+	t_pair_close(s);
+}
+
 #define T_WRITES 3000
 
 struct t_worker {
@@ -395,6 +441,7 @@ main(void)
 		cmocka_unit_test(test_placement),
 		cmocka_unit_test(test_binding_refused),
 		cmocka_unit_test(test_handoff),
+		cmocka_unit_test(test_handoff_lossy),
 		cmocka_unit_test(test_two_threads),
 		cmocka_unit_test(test_port_two_queues),
 	};
