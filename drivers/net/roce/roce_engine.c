@@ -610,12 +610,13 @@ roce_engine_ack_flush(struct roce_dev *dev, struct roce_qp *qp)
 	const struct roce_out *o = &qp->outq[qp->out_tail & qp->out_mask];
 	uint8_t st = qp->base.state;
 
+	/* every engine's flag is held (control path): the QP's engine sends it */
+	RTE_SET_USED(dev);
 	if (qp->out_head - qp->out_tail != 1 || o->kind != ROCE_OUT_ACK ||
 	    o->syndrome != ROCE_AETH_ACK_NOCREDIT ||
 	    (st != PRDMA_QPS_RTR && st != PRDMA_QPS_RTS && st != PRDMA_QPS_SQD &&
 	     st != PRDMA_QPS_SQE))
 		return;
-	RTE_SET_USED(dev);
 	qp->ack_hold_tsc = 0;
 	roce_resp_tx(qp);
 	tx_flush(qp->eng);

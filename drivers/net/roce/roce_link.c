@@ -3,11 +3,12 @@
  */
 
 /*
- * Ring mode: two devices joined by two rte_rings, each side an ethdev made
- * with rte_eth_from_rings. The first device probed with a name builds the
- * link (rings, both ports, and the mbuf pool both sides allocate from, so
- * that frames still sitting in a ring never outlive their pool); the second
- * joins it; the last one to leave tears it down.
+ * Ring mode: two devices joined by two rte_rings per engine (engines=),
+ * each side an ethdev made with rte_eth_from_rings, a queue per engine.
+ * The first device probed with a name builds the link (rings, both ports,
+ * and the mbuf pool both sides allocate from, so that frames still sitting
+ * in a ring never outlive their pool); the second joins it; the last one
+ * to leave tears it down.
  */
 
 #include <errno.h>
