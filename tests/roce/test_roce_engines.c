@@ -254,6 +254,47 @@ test_handoff_lossy(void **state)
 	t_pair_close(s);
 }
 
+/*
+ * Inline progress with only one CQ polled: A's, on engine 0. B's QP is on
+ * engine 1, whose CQs nobody polls; A's frames reach B's queue 0. B's
+ * engine 0 is stepped by A's polls (the ring peer), hands them over, and
+ * B's engine 1 must then be stepped too, though nobody polls it.
+ */
+static void
+test_unpolled_engine(void **state)
+{
+	struct t_side s[2];
+	struct prdma_cq *ca, *cb;
+	struct prdma_qp *other;
+	struct prdma_wc wc;
+	uint64_t end;
+	int n = 0;
+
+	(void)state;
+	t_pair_open(s, "roce:ring=eng8,side=0,engines=2", "roce:ring=eng8,side=1,engines=2");
+	ca = cq_new(&s[1]);
+	cb = cq_new(&s[1]);
+	other = qp_new(&s[1], ca, cb, NULL);
+	assert_non_null(other);
+	t_pair_connect(s, PRDMA_QPT_RC, 0);
+	assert_int_equal(qp_engine(s[0].qp), 0);
+	assert_int_equal(qp_engine(s[1].qp), 1);
+	memset(s[0].buf, 0x3c, 512);
+	assert_int_equal(t_post(&s[0], PRDMA_WR_RDMA_WRITE, 0, 512,
+				(uintptr_t)s[1].buf, s[1].mr->rkey, 7), 0);
+	/* prdma_cq_poll only: no prdma_dev_progress, which steps every engine */
+	end = rte_get_tsc_cycles() + rte_get_tsc_hz() * 2;
+	while (n == 0 && rte_get_tsc_cycles() < end)
+		n = prdma_cq_poll(s[0].scq, 1, &wc);
+	assert_int_equal(n, 1);
+	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
+	assert_memory_equal(s[1].buf, s[0].buf, 512);
+	assert_int_equal(prdma_qp_destroy(other), 0);
+	assert_int_equal(prdma_cq_destroy(ca), 0);
+	assert_int_equal(prdma_cq_destroy(cb), 0);
+	t_pair_close(s);
+}
+
 #define T_WRITES 3000
 
 struct t_worker {
@@ -442,6 +483,7 @@ main(void)
 		cmocka_unit_test(test_binding_refused),
 		cmocka_unit_test(test_handoff),
 		cmocka_unit_test(test_handoff_lossy),
+		cmocka_unit_test(test_unpolled_engine),
 		cmocka_unit_test(test_two_threads),
 		cmocka_unit_test(test_port_two_queues),
 	};

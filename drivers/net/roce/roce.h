@@ -747,8 +747,12 @@ struct roce_eng {
 	/* progress=hybrid: set by a poller, cleared by the thread; its own
 	 * line, written at most once per thread look. */
 	uint32_t polled __rte_cache_aligned;
+	/* TSC of the last step a poll of this engine's own ran, refreshed
+	 * coarsely (several engines: an engine nobody polls is stepped by
+	 * the others, see roce_eng_poll) */
+	uint64_t last_poll;
 
-	struct roce_stats st;     /* summed over the engines when read */
+	struct roce_stats st __rte_cache_aligned; /* summed over the engines when read */
 	struct prdma_roce_stats xst;
 	struct roce_fault_dir fault[PRDMA_ROCE_FAULT_DIR_NB];
 } __rte_cache_aligned;
@@ -868,6 +872,22 @@ void roce_engine_unlock(struct roce_dev *dev);
 int roce_eng_poll(struct roce_eng *e);
 /* The same for every engine of @dev. */
 int roce_engine_poll(struct roce_dev *dev);
+/* Several engines: step those of @e's device nobody stepped for 50 us. */
+int roce_eng_step_idle(struct roce_eng *e, uint64_t now);
+/* Note that @e was stepped at @now by a poll (its own, or its ring peer's
+ * for it); written coarsely, the device's other engines read it. */
+static inline void
+roce_eng_stamp(struct roce_eng *e, uint64_t now)
+{
+	const struct roce_dev *dev = e->dev;
+
+	/* relaxed: a coarse hint, and a poller and a ring peer may both
+	 * stamp it (either time will do) */
+	if (dev->nb_eng > 1 &&
+	    (int64_t)(now - __atomic_load_n(&e->last_poll, __ATOMIC_RELAXED)) >
+	    (int64_t)(dev->tsc_hz / (4 * ROCE_PEER_IDLE_DIV)))
+		__atomic_store_n(&e->last_poll, now, __ATOMIC_RELAXED);
+}
 /* One step of @e with its flag held. */
 int roce_eng_step(struct roce_eng *e);
 /* One step of every engine, all flags held (control path, tests). */

@@ -928,6 +928,37 @@ roce_engine_step(struct roce_dev *dev)
 	return n;
 }
 
+/*
+ * Several engines, inline progress: a frame that reached the queue of an
+ * engine whose CQs nobody polls (RSS or a fanout hashing a QP's frames
+ * there, ARP for engine 0) must still be handed on. A poll of one engine
+ * therefore also steps the device's other engines that have not been
+ * stepped for 50 us (as a ring link steps an idle peer); engines that
+ * their own lcores (or a ring peer's) keep stepping are left alone.
+ */
+int
+roce_eng_step_idle(struct roce_eng *e, uint64_t now)
+{
+	struct roce_dev *dev = e->dev;
+	const int64_t idle = (int64_t)(dev->tsc_hz / ROCE_PEER_IDLE_DIV);
+	struct roce_eng *o;
+	uint32_t j;
+	int n = 0;
+
+	for (j = 0; j < dev->nb_eng; j++) {
+		o = &dev->eng[j];
+		/* relaxed: a coarse hint; signed, the stamp may be newer */
+		if (o == e || (int64_t)(now - __atomic_load_n(&o->last_poll,
+							       __ATOMIC_RELAXED)) < idle)
+			continue;
+		if (roce_eng_trylock(o)) {
+			n += roce_eng_step(o);
+			roce_eng_unlock(o);
+		}
+	}
+	return n;
+}
+
 int
 roce_eng_poll(struct roce_eng *e)
 {
@@ -941,7 +972,10 @@ roce_eng_poll(struct roce_eng *e)
 		roce_eng_unlock(e);
 		if (dev->link != NULL)
 			roce_link_stepped(e, now);
+		roce_eng_stamp(e, now);
 	}
+	if (unlikely(dev->nb_eng > 1))
+		n += roce_eng_step_idle(e, now != 0 ? now : rte_rdtsc());
 	if (dev->link != NULL)
 		n += roce_link_step_peer(e, now != 0 ? now : rte_rdtsc());
 	return n;

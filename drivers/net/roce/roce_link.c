@@ -227,7 +227,11 @@ roce_link_step_peer(struct roce_eng *e, uint64_t now)
 		if (roce_eng_trylock(pe)) {
 			n = roce_eng_step(pe);
 			roce_eng_unlock(pe);
+			roce_eng_stamp(pe, now);
 		}
+		/* and the peer's engines nobody steps (frames handed to them) */
+		if (unlikely(peer->nb_eng > 1))
+			n += roce_eng_step_idle(pe, now);
 	}
 	__atomic_fetch_sub(&l->q[e->idx].stepping, 1, __ATOMIC_RELEASE);
 	return n;
