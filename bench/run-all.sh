@@ -27,7 +27,7 @@ intro=$OUT/intro.md
 } > "$intro"
 section intro "$intro"
 rc=0
-for b in net_ring bandwidth scale histogram afxdp_veth; do
+for b in net_ring bandwidth scale engines histogram afxdp_veth; do
 	echo "=== bench/$b.sh"
 	"$dir/$b.sh" || rc=1
 done

@@ -210,7 +210,7 @@ flood_close(void)
 static uint64_t
 dropped(void)
 {
-	const struct roce_dev_drops *d = &roce_dev_of(fb.dev)->st.drop;
+	const struct roce_dev_drops *d = &roce_dev_of(fb.dev)->eng[0].st.drop;
 
 	return d->not_roce + d->malformed + d->bad_opcode + d->bad_icrc + d->wrong_ip +
 	       d->unknown_qp + d->bad_pkey;
@@ -226,7 +226,7 @@ inject(uint32_t n, uint64_t *count)
 	/* The flood arrives in the target's receive path as frames off the
 	 * port would: one engine hold per burst. */
 	roce_engine_lock(b);
-	b->now = rte_rdtsc();
+	b->eng[0].now = rte_rdtsc();
 	for (i = 0; i < n; i++) {
 		m = rte_pktmbuf_alloc(b->mp);
 		if (m == NULL)
@@ -235,7 +235,7 @@ inject(uint32_t n, uint64_t *count)
 		memcpy(rte_pktmbuf_mtod(m, void *), garbage[v], garbage_len[v]);
 		m->data_len = garbage_len[v];
 		m->pkt_len = garbage_len[v];
-		roce_engine_rx_frame(b, m);
+		roce_engine_rx_frame(&b->eng[0], m);
 		rte_pktmbuf_free(m);
 		(*count)++;
 	}

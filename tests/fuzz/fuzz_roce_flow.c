@@ -642,7 +642,7 @@ op_feed(struct fz_prog *g)
 	e.qkey = (misc & 4) ? 0x2222 : FZ_QKEY;
 	e.src_qpn = s->qpn[t];
 	roce_engine_lock(sdev);
-	m = roce_frame_start(sdev, path, sport, &bth);
+	m = roce_frame_start(&sdev->eng[0], path, sport, &bth);
 	if (m == NULL) {
 		roce_engine_unlock(sdev);
 		return;
@@ -653,25 +653,25 @@ op_feed(struct fz_prog *g)
 		plen = 0;
 	for (i = 0; i < plen; i++)
 		bth[hlen + i] = (uint8_t)(fill + i);
-	roce_frame_send(sdev, m, path, hlen + plen);
+	roce_frame_send(&sdev->eng[0], m, path, hlen + plen);
 	/*
 	 * roce_frame_send staged it for the port: take it back. With a
 	 * transmit fault set it may be held, lost or doubled instead; then it
 	 * goes out through the link like any frame of the sender's.
 	 */
-	if (sdev->txq_len == 0 || sdev->txq[sdev->txq_len - 1] != m) {
+	if (sdev->eng[0].txq_len == 0 || sdev->eng[0].txq[sdev->eng[0].txq_len - 1] != m) {
 		roce_engine_unlock(sdev);
 		return;
 	}
-	sdev->txq_len--;
+	sdev->eng[0].txq_len--;
 	roce_engine_unlock(sdev);
 	if (misc & 8)      /* damage one byte: the ICRC (or a header) fails */
 		rte_pktmbuf_mtod(m, uint8_t *)[(voff % m->data_len)] ^= (uint8_t)(1u << (fill & 7));
 	if (misc & 0x10)   /* CE-marked: the notification point answers a CNP */
 		rte_pktmbuf_mtod(m, uint8_t *)[path->l3_off + 1] |= ROCE_ECN_CE;
 	roce_engine_lock(d->rdev);
-	d->rdev->now = rte_rdtsc();
-	roce_engine_rx_frame(d->rdev, m);
+	d->rdev->eng[0].now = rte_rdtsc();
+	roce_engine_rx_frame(&d->rdev->eng[0], m);
 	roce_engine_unlock(d->rdev);
 	rte_pktmbuf_free(m);
 }
@@ -695,8 +695,8 @@ op_raw(struct fz_prog *g)
 	m->data_len = len;
 	m->pkt_len = len;
 	roce_engine_lock(dev);
-	dev->now = rte_rdtsc();
-	roce_engine_rx_frame(dev, m);
+	dev->eng[0].now = rte_rdtsc();
+	roce_engine_rx_frame(&dev->eng[0], m);
 	roce_engine_unlock(dev);
 	rte_pktmbuf_free(m);
 }
@@ -854,7 +854,7 @@ op_timeout(struct fz_prog *g)
 		q->timer_tsc = 1;
 	if (q->in_rnr_wait)
 		q->rnr_tsc = 1;
-	sd[i].rdev->timer_next = 0;
+	sd[i].rdev->eng[0].timer_next = 0;
 	roce_engine_unlock(sd[i].rdev);
 	step(i);
 }

@@ -318,8 +318,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fix_icrc(f, len);
 	}
 	roce_engine_lock(dev);
-	dev->now = rte_rdtsc();
-	roce_engine_rx_frame(dev, m);
+	dev->eng[0].now = rte_rdtsc();
+	roce_engine_rx_frame(&dev->eng[0], m);
 	roce_engine_unlock(dev);
 	rte_pktmbuf_free(m);
 	drain();

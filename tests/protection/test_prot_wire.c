@@ -71,12 +71,12 @@ craft(const struct roce_bth *bth, const struct roce_ext *ext, uint32_t pay,
 		roce_engine_unlock(dev);
 	}
 	roce_engine_lock(dev);
-	m = roce_frame_start(dev, &path, qp->sport, &p);
+	m = roce_frame_start(&dev->eng[0], &path, qp->sport, &p);
 	assert_non_null(m);
 	hlen = roce_hdr_encode(p, bth, ext);
 	memset(p + hlen, 0xee, pay);
-	roce_frame_send(dev, m, &path, hlen + pay);
-	m = dev->txq[--dev->txq_len];
+	roce_frame_send(&dev->eng[0], m, &path, hlen + pay);
+	m = dev->eng[0].txq[--dev->eng[0].txq_len];
 	roce_engine_unlock(dev);
 	len = m->data_len;
 	memcpy(frame, rte_pktmbuf_mtod(m, void *), len);
@@ -109,8 +109,8 @@ inject(const uint8_t *frame, uint32_t len)
 	m->data_len = (uint16_t)len;
 	m->pkt_len = len;
 	roce_engine_lock(dev);
-	dev->now = rte_rdtsc();
-	roce_engine_rx_frame(dev, m);
+	dev->eng[0].now = rte_rdtsc();
+	roce_engine_rx_frame(&dev->eng[0], m);
 	roce_engine_unlock(dev);
 	rte_pktmbuf_free(m);
 }
@@ -141,7 +141,7 @@ static void
 begin(void)
 {
 	p_snap(&p_b.area);
-	drops0 = rdev(&p_b)->st.drop;
+	drops0 = rdev(&p_b)->eng[0].st.drop;
 }
 
 /* Nothing of B changed, no completion on B, and the link still works. */
@@ -192,7 +192,7 @@ test_wrong_pkey(void **state)
 	refresh_icrc(f, len);
 	begin();
 	inject(f, len);
-	assert_int_equal(rdev(&p_b)->st.drop.bad_pkey, drops0.bad_pkey + 1);
+	assert_int_equal(rdev(&p_b)->eng[0].st.drop.bad_pkey, drops0.bad_pkey + 1);
 	end_checks();
 	p_disconnect();
 }
@@ -210,7 +210,7 @@ test_wrong_dest_qp(void **state)
 	refresh_icrc(f, len);
 	begin();
 	inject(f, len);
-	assert_int_equal(rdev(&p_b)->st.drop.unknown_qp, drops0.unknown_qp + 1);
+	assert_int_equal(rdev(&p_b)->eng[0].st.drop.unknown_qp, drops0.unknown_qp + 1);
 	end_checks();
 	p_disconnect();
 }
@@ -276,7 +276,7 @@ test_bad_icrc(void **state)
 		g[at] ^= 0x40;
 		inject(g, len);
 	}
-	assert_int_equal(rdev(&p_b)->st.drop.bad_icrc, drops0.bad_icrc + 3);
+	assert_int_equal(rdev(&p_b)->eng[0].st.drop.bad_icrc, drops0.bad_icrc + 3);
 	end_checks();
 	p_disconnect();
 }
@@ -294,7 +294,7 @@ test_truncated(void **state)
 	begin();
 	for (i = 0; i < len; i++)
 		inject(f, i);
-	d = &rdev(&p_b)->st.drop;
+	d = &rdev(&p_b)->eng[0].st.drop;
 	total = (uint32_t)(d->malformed - drops0.malformed + d->not_roce - drops0.not_roce +
 			   d->bad_icrc - drops0.bad_icrc);
 	/* every cut is dropped and counted */
@@ -331,10 +331,10 @@ test_oversized(void **state)
 	inject(f, len);
 	printf("payload > MTU: QP %s, nak_inv_sent %" PRIu64 ", malformed %" PRIu64 "\n",
 	       prdma_qp_state_str(p_b.qp->state), bq->cnt[PRDMA_QP_CNT_NAK_INV_SENT],
-	       rdev(&p_b)->st.drop.malformed - drops0.malformed);
+	       rdev(&p_b)->eng[0].st.drop.malformed - drops0.malformed);
 	assert_int_equal(p_changed(&p_b.area), -1);
 	assert_true(bq->cnt[PRDMA_QP_CNT_NAK_INV_SENT] >= 1 ||
-		    rdev(&p_b)->st.drop.malformed > drops0.malformed);
+		    rdev(&p_b)->eng[0].st.drop.malformed > drops0.malformed);
 	p_disconnect();
 
 	/* A payload longer than the RETH's DMA length. */
@@ -348,14 +348,14 @@ test_oversized(void **state)
 	inject(f, len);
 	assert_int_equal(p_changed(&p_b.area), -1);
 	assert_true(bq->cnt[PRDMA_QP_CNT_NAK_INV_SENT] >= 1 ||
-		    rdev(&p_b)->st.drop.malformed > drops0.malformed);
+		    rdev(&p_b)->eng[0].st.drop.malformed > drops0.malformed);
 	p_disconnect();
 
 	/* UDP and IP lengths that claim more than the frame holds. */
 	p_connect(PRDMA_QPT_RC, PRDMA_ACCESS_ALL & ~PRDMA_ACCESS_MW_BIND);
 	len = good_write(f, PAY);
 	begin();
-	dropped0 = rdev(&p_b)->st.drop.malformed;
+	dropped0 = rdev(&p_b)->eng[0].st.drop.malformed;
 	hdr = ROCE_ETH_LEN + ROCE_IPV4_LEN;
 	memcpy(g, f, len);
 	roce_put16(g + hdr + 4, (uint16_t)(roce_get16(g + hdr + 4) + 200));
@@ -364,7 +364,7 @@ test_oversized(void **state)
 	roce_put16(g + ROCE_ETH_LEN + 2, (uint16_t)(roce_get16(g + ROCE_ETH_LEN + 2) + 200));
 	roce_put16(g + hdr + 4, (uint16_t)(roce_get16(g + hdr + 4) + 200));
 	inject(g, len);
-	assert_int_equal(rdev(&p_b)->st.drop.malformed, dropped0 + 2);
+	assert_int_equal(rdev(&p_b)->eng[0].st.drop.malformed, dropped0 + 2);
 	end_checks();
 	/* A frame longer than any MTU the port carries: a fatal length
 	 * error for the connection, and nothing written. */
@@ -381,7 +381,7 @@ test_oversized(void **state)
 	p_idle(5);
 	assert_int_equal(p_changed(&p_b.area), -1);
 	assert_true(bq->cnt[PRDMA_QP_CNT_NAK_INV_SENT] == dropped0 + 1 ||
-		    rdev(&p_b)->st.drop.malformed > drops0.malformed);
+		    rdev(&p_b)->eng[0].st.drop.malformed > drops0.malformed);
 	p_disconnect();
 }
 
@@ -468,7 +468,7 @@ test_spoofed_cnp(void **state)
 	begin();
 	inject(f, len);
 	cnp_ignored("CNP from a foreign source", cnps0, rate0);
-	assert_int_equal(rdev(&p_b)->st.drop.wrong_ip, drops0.wrong_ip + 1);
+	assert_int_equal(rdev(&p_b)->eng[0].st.drop.wrong_ip, drops0.wrong_ip + 1);
 
 	len = cnp_frame(f, p_b.qp->qp_num);
 	roce_put16(f + ROCE_ETH_LEN + ROCE_IPV4_LEN + ROCE_UDP_LEN + 2, 0x7001);
@@ -476,7 +476,7 @@ test_spoofed_cnp(void **state)
 	begin();
 	inject(f, len);
 	cnp_ignored("CNP with a foreign P_Key", cnps0, rate0);
-	assert_int_equal(rdev(&p_b)->st.drop.bad_pkey, drops0.bad_pkey + 1);
+	assert_int_equal(rdev(&p_b)->eng[0].st.drop.bad_pkey, drops0.bad_pkey + 1);
 
 	/* A QP of B's that is not connected (RESET). */
 	memset(&ia, 0, sizeof(ia));
@@ -493,7 +493,7 @@ test_spoofed_cnp(void **state)
 	begin();
 	inject(f, len);
 	assert_int_equal(p_qp_counter(idle, PRDMA_QP_CNT_CNP_RCVD), 0);
-	assert_int_equal(rdev(&p_b)->st.drop.unknown_qp, drops0.unknown_qp + 1);
+	assert_int_equal(rdev(&p_b)->eng[0].st.drop.unknown_qp, drops0.unknown_qp + 1);
 	assert_int_equal(prdma_qp_destroy(idle), 0);
 	cnp_ignored("CNP for another QP", cnps0, rate0);
 
@@ -527,7 +527,7 @@ test_ud_wrong_qkey(void **state)
 	len = craft(&bth, &ext, PAY, f);
 	begin();
 	inject(f, len);
-	assert_int_equal(rdev(&p_b)->st.drop.bad_qkey, drops0.bad_qkey + 1);
+	assert_int_equal(rdev(&p_b)->eng[0].st.drop.bad_qkey, drops0.bad_qkey + 1);
 	end_checks();
 	/* The right Q_Key is received: the receive was kept for it. */
 	ext.qkey = P_QKEY;

@@ -90,13 +90,13 @@ test_cnp_frame(void **state)
 	q1 = (struct roce_qp *)s[1].qp;
 	roce_engine_lock(d1);
 	q1->cc.cnp_tsc = 0;
-	staged = d1->txq_len;
+	staged = d1->eng[0].txq_len;
 	roce_cc_ce(q1, rte_rdtsc());
-	assert_int_equal(d1->txq_len, staged + 1);
-	m = d1->txq[--d1->txq_len];
+	assert_int_equal(d1->eng[0].txq_len, staged + 1);
+	m = d1->eng[0].txq[--d1->eng[0].txq_len];
 	/* A second CE right away: inside the interval, no CNP. */
 	roce_cc_ce(q1, rte_rdtsc());
-	assert_int_equal(d1->txq_len, staged);
+	assert_int_equal(d1->eng[0].txq_len, staged);
 	roce_engine_unlock(d1);
 	p = rte_pktmbuf_mtod(m, uint8_t *);
 	bth = p + ROCE_ETH_LEN + ROCE_IPV4_LEN + ROCE_UDP_LEN;

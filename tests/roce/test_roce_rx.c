@@ -32,7 +32,7 @@ inject(struct roce_dev *dev, const uint8_t *frame, uint32_t len)
 	memcpy(rte_pktmbuf_mtod(m, void *), frame, len);
 	m->data_len = (uint16_t)len;
 	m->pkt_len = len;
-	roce_engine_rx_frame(dev, m);
+	roce_engine_rx_frame(&dev->eng[0], m);
 	rte_pktmbuf_free(m);
 }
 
@@ -43,7 +43,7 @@ steal_frame(struct t_side *s)
 	struct roce_dev *dev = rdev(s);
 	void *m;
 
-	if (rte_ring_dequeue(dev->link->ring[dev->side], &m) != 0)
+	if (rte_ring_dequeue(dev->link->ring[dev->side][0], &m) != 0)
 		return 0;
 	rte_pktmbuf_free(m);
 	return 1;
@@ -61,7 +61,7 @@ build_valid(struct t_side s[2], uint8_t *frame)
 	uint8_t *p;
 	uint32_t hlen, len;
 
-	m = roce_frame_start(dev, &qp->path, qp->sport, &p);
+	m = roce_frame_start(&dev->eng[0], &qp->path, qp->sport, &p);
 	assert_non_null(m);
 	memset(&bth, 0, sizeof(bth));
 	memset(&ext, 0, sizeof(ext));
@@ -71,9 +71,9 @@ build_valid(struct t_side s[2], uint8_t *frame)
 	bth.psn = 0x123; /* far from the expected PSN: a sequence error */
 	hlen = roce_hdr_encode(p, &bth, &ext);
 	memset(p + hlen, 0x5a, 16);
-	roce_frame_send(dev, m, &qp->path, hlen + 16);
+	roce_frame_send(&dev->eng[0], m, &qp->path, hlen + 16);
 	/* It went to the staging area: take it back. */
-	m = dev->txq[--dev->txq_len];
+	m = dev->eng[0].txq[--dev->eng[0].txq_len];
 	len = m->data_len;
 	memcpy(frame, rte_pktmbuf_mtod(m, void *), len);
 	rte_pktmbuf_free(m);
@@ -107,8 +107,8 @@ test_garbage_counted(void **state)
 	dev = rdev(&s[1]);
 	roce_engine_lock(dev);
 	len = build_valid(s, frame);
-	before = dev->st.drop;
-	d = &dev->st.drop;
+	before = dev->eng[0].st.drop;
+	d = &dev->eng[0].st.drop;
 
 	/* Truncated at every length. */
 	for (i = 0; i < len; i++)
@@ -151,8 +151,8 @@ test_garbage_counted(void **state)
 	inject(dev, frame, len);
 	inject(dev, frame, len);
 	assert_int_equal(((struct roce_qp *)s[1].qp)->cnt[PRDMA_QP_CNT_NAK_SEQ_SENT], 1);
-	assert_true(dev->st.dev[PRDMA_DEV_CNT_ICRC_DROPS] >= 1);
-	assert_true(dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS] >= 1);
+	assert_true(dev->eng[0].st.dev[PRDMA_DEV_CNT_ICRC_DROPS] >= 1);
+	assert_true(dev->eng[0].st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS] >= 1);
 	roce_engine_unlock(dev);
 	/* The connection still works. */
 	t_pattern_fill(s[0].buf, 100, 4);
@@ -201,8 +201,8 @@ test_loss_recovery(void **state)
 	assert_int_equal(t_poll_one(s, s[0].scq, &wc), 1);
 	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
 	assert_int_equal(t_pattern_check(s[1].buf, 512, 5), -1);
-	assert_true(qp->cnt[PRDMA_QP_CNT_TIMEOUTS] + rdev(&s[0])->xst.tlp_probes >= 1);
-	assert_true(qp->cnt[PRDMA_QP_CNT_RETRANSMITS] + rdev(&s[0])->xst.tlp_probes >= 1);
+	assert_true(qp->cnt[PRDMA_QP_CNT_TIMEOUTS] + rdev(&s[0])->eng[0].xst.tlp_probes >= 1);
+	assert_true(qp->cnt[PRDMA_QP_CNT_RETRANSMITS] + rdev(&s[0])->eng[0].xst.tlp_probes >= 1);
 
 	/* First packet of a 4-packet WRITE lost: sequence NAK, go-back-N. */
 	t_pattern_fill(s[0].buf, 4096, 6);

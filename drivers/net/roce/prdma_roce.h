@@ -82,6 +82,10 @@ struct prdma_roce_stats {
 	uint64_t tlp_acked;       /**< probed tails acknowledged before the ACK
 				   *   timeout (recoveries, or slow ACKs) */
 	uint64_t acks_held;       /**< ACKs that waited to be coalesced */
+	uint64_t engines;         /**< engines of the device (engines=) */
+	uint64_t rx_handoff;      /**< frames an engine received for another
+				   *   engine's QP and handed to it */
+	uint64_t rx_handoff_drops; /**< of those, lost to a full handoff ring */
 };
 
 /** Read the provider's statistics. @return 0 or -ENODEV/-EINVAL. */

@@ -10,11 +10,14 @@
  * by the file that defines them.
  *
  * Model: the application's post calls write work queue entries into per-QP
- * rings and its poll calls read completions from per-CQ rings; one engine
- * per device moves everything else (transmit, receive, timers, completions).
- * The engine is guarded by a try-acquire flag: whoever gets it runs a step,
- * nobody ever waits for it on the fast path. Control operations take the
- * flag too (waiting for it), so the engine never sees a half-built object.
+ * rings and its poll calls read completions from per-CQ rings; the engines
+ * of a device (engines=, one by default) move everything else (transmit,
+ * receive, timers, completions). A QP, and the CQs and SRQ it uses, belong
+ * to one engine for life; engine i owns the QP slots with slot % N == i,
+ * its rx and tx queue i. Each engine is guarded by a try-acquire flag:
+ * whoever gets it runs a step, nobody ever waits for it on the fast path.
+ * Control operations take every engine's flag, in index order (waiting for
+ * them), so no engine ever sees a half-built object.
  */
 
 #include <limits.h>
@@ -104,6 +107,9 @@ extern int roce_logtype;
  * sample. */
 #define ROCE_PTO_SLACK_US   4
 #define ROCE_PTO_MIN_US     10
+/* engines=: at most this many per device (a bound for the handoff rings). */
+#define ROCE_MAX_ENGINES    8
+#define ROCE_HANDOFF_SIZE   1024          /* frames one engine hands another */
 
 /* ------------------------------------------------------------------ */
 /* Configuration (roce_args.c)                                         */
@@ -139,6 +145,7 @@ struct roce_cfg {
 	uint32_t max_qp;          /* QPs the device holds (QP table size) */
 	uint8_t zc;               /* 0 copy, 1 zero-copy (or fail), 2 if the port can */
 	uint32_t zc_min;          /* smallest payload sent zero-copy */
+	uint32_t engines;         /* engines (and port queues) per device */
 };
 
 /* The keys accepted in devargs (NULL terminated). */
@@ -198,15 +205,17 @@ struct roce_fault_dir {
 };
 
 struct roce_dev;
+struct roce_eng;
+/* Every engine gets the setting (its own random stream, seed + index). */
 void roce_fault_config(struct roce_dev *dev, unsigned int dir, unsigned int kind,
 		       uint32_t rate_ppm, uint64_t seed);
 void roce_fault_delay_config(struct roce_dev *dev, unsigned int dir, uint32_t us);
 /* Apply the faults of @dir to @m; the frames to pass on now go to @out. */
-unsigned int roce_fault_frame(struct roce_dev *dev, unsigned int dir,
+unsigned int roce_fault_frame(struct roce_eng *e, unsigned int dir,
 			      struct rte_mbuf *m, struct rte_mbuf *out[2],
 			      uint64_t now);
 /* Frames held back whose time has come (all with @now = UINT64_MAX). */
-unsigned int roce_fault_release(struct roce_dev *dev, unsigned int dir,
+unsigned int roce_fault_release(struct roce_eng *e, unsigned int dir,
 				uint64_t now, struct rte_mbuf **out,
 				unsigned int cap);
 void roce_fault_fini(struct roce_dev *dev);
@@ -236,20 +245,29 @@ struct roce_dev;
 
 struct roce_link {
 	char name[32];
-	struct rte_ring *ring[2];         /* ring[i]: frames to side i */
+	/* ring[i][q]: frames to side i, its rx queue q (the peer's tx queue q) */
+	struct rte_ring *ring[2][ROCE_MAX_ENGINES];
+	uint32_t nb_q;                    /* queues per side (engines= of the first) */
 	uint16_t port[2];
 	struct rte_mempool *mp;
 	struct rte_ether_addr mac[2];
 	struct roce_dev *dev[2];          /* probed sides (NULL if not) */
 	unsigned int refs;
-	uint32_t stepping;                /* peer steps in progress */
-	/* TSC of each side's last own step, refreshed coarsely so the line
-	 * stays shared: a side is stepped by its peer only when idle. */
-	uint64_t last_step[2] __rte_cache_aligned;
+	/*
+	 * Per engine index, each on its own line (engines of one side must
+	 * not share a written line): peer steps in progress by that index's
+	 * engines, and the TSC of each side's last own step, refreshed
+	 * coarsely so the line stays shared: a side's engine is stepped by
+	 * its peer only when idle.
+	 */
+	struct roce_link_q {
+		uint32_t stepping;
+		uint64_t last_step[2];
+	} __rte_cache_aligned q[ROCE_MAX_ENGINES];
 };
 
-/* Note that @dev ran a step at @now (ring mode). */
-void roce_link_stepped(struct roce_dev *dev, uint64_t now);
+/* Note that engine @e ran a step at @now (ring mode). */
+void roce_link_stepped(struct roce_eng *e, uint64_t now);
 
 int roce_link_attach(struct roce_dev *dev, const char *name, int side);
 void roce_link_detach(struct roce_dev *dev);
@@ -258,7 +276,7 @@ void roce_link_detach(struct roce_dev *dev);
  * test or an application often waits on one side only, and the other side
  * must still answer.
  */
-int roce_link_step_peer(struct roce_dev *dev, uint64_t now);
+int roce_link_step_peer(struct roce_eng *e, uint64_t now);
 
 /* ------------------------------------------------------------------ */
 /* Memory keys (roce_mr.c)                                             */
@@ -362,6 +380,7 @@ struct roce_cq {
 	uint32_t arm;             /* enum roce_cq_arm, set by cq_arm */
 	uint32_t arm_n;           /* ROCE_ARM_N: completions still to come */
 	uint32_t overrun;         /* stopped after an overrun */
+	int32_t eng;              /* engine that produces into it, -1: none yet */
 };
 
 /* Queue a completion (engine or control path with the engine flag). */
@@ -398,6 +417,7 @@ struct roce_srq {
 	struct roce_rq rq;
 	uint32_t max_wr;          /* as reported */
 	uint32_t limit;           /* armed watermark, 0 = disarmed */
+	int32_t eng;              /* engine that consumes it, -1: none yet */
 };
 
 int roce_rq_init(struct roce_rq *rq, uint32_t nb, uint32_t max_sge, int socket);
@@ -521,6 +541,7 @@ struct roce_cc {
 struct roce_qp {
 	struct prdma_qp base;
 	struct roce_dev *rdev;
+	struct roce_eng *eng;     /* the engine it belongs to (slot % N) */
 	struct roce_cq *scq;
 	struct roce_cq *rcq;
 	struct roce_srq *srq;
@@ -678,6 +699,71 @@ struct roce_pcap;
 #define ROCE_NEIGH_MAX     32
 #define ROCE_NEIGH_PENDING 64
 
+/*
+ * One engine: everything a step touches besides the QPs, CQs and SRQs it
+ * owns. Only its flag holder writes it (the work marks excepted: any
+ * thread sets those, atomically), so engines share no written line.
+ */
+struct roce_eng {
+	struct roce_dev *dev;
+	uint16_t idx;             /* engine i: slots i mod N, rx/tx queue i */
+	uint16_t queue;           /* the port queue it polls and sends on */
+
+	/* the engine flag: 0 free, 1 held */
+	uint32_t busy __rte_cache_aligned;
+	uint64_t now;             /* TSC of the step's work (see roce_eng_step) */
+	uint32_t idle_steps;      /* steps that found nothing, for the timer checks */
+	uint64_t steps;           /* engine steps run (the ACK watch reads it) */
+	uint64_t ack_held_step;   /* 1 + the last step that left an ACK held */
+
+	/*
+	 * The step runs only QPs with work: qp_act has a bit per slot, set
+	 * by whoever gives a QP work (post_send from any thread: atomically);
+	 * qp_act_sum has a bit per word of qp_act, so a step finds the marked
+	 * QPs without reading the whole map. QPs that wait only for a timer
+	 * have their bit in qp_tmr (engine only) and are looked at when the
+	 * earliest deadline, timer_next, has come.
+	 */
+	uint32_t qp_run_next;     /* slot the next step starts from */
+	uint64_t *qp_act;
+	uint64_t *qp_act_sum;
+	uint64_t *qp_tmr;
+	uint64_t timer_next;      /* TSC of the earliest armed timer, or later */
+
+	/* frames waiting for the port (or for ourselves) */
+	struct rte_mbuf *txq[ROCE_TXQ_SIZE];
+	uint32_t txq_len;
+	/* Frames to build come from here, allocated and prefetched a burst
+	 * at a time: each mbuf was last written by the peer's lcore. */
+	struct rte_mbuf *tx_stash[ROCE_TX_STASH];
+	uint32_t tx_stash_len;
+	struct rte_ring *loop;    /* frames this engine sent to its own device */
+	/* hand_in[j]: frames engine j received for a QP of ours (SP/SC) */
+	struct rte_ring *hand_in[ROCE_MAX_ENGINES];
+
+	pthread_t thread;         /* progress=thread: this engine's */
+	volatile int thread_run;
+	uint8_t thread_started;
+	/* progress=hybrid: set by a poller, cleared by the thread; its own
+	 * line, written at most once per thread look. */
+	uint32_t polled __rte_cache_aligned;
+	/* TSC of the last step a poll of this engine's own ran, refreshed
+	 * coarsely (several engines: an engine nobody polls is stepped by
+	 * the others, see roce_eng_poll) */
+	uint64_t last_poll;
+
+	struct roce_stats st __rte_cache_aligned; /* summed over the engines when read */
+	struct prdma_roce_stats xst;
+	struct roce_fault_dir fault[PRDMA_ROCE_FAULT_DIR_NB];
+} __rte_cache_aligned;
+
+/* The engine that owns QP slot @slot: no table, the slot says. */
+static inline uint32_t
+roce_slot_eng(uint32_t slot, uint32_t nb_eng)
+{
+	return nb_eng == 1 ? 0 : slot % nb_eng;
+}
+
 struct roce_dev {
 	struct prdma_dev *pdev;
 	struct roce_cfg cfg;
@@ -701,38 +787,26 @@ struct roce_dev {
 	uint64_t ack_delay_tsc;   /* ack_delay_us in TSC ticks, 0 = ACK at once */
 	uint64_t ack_grace_tsc;   /* ROCE_ACK_GRACE_US in TSC ticks */
 
-	/* the engine flag: 0 free, 1 held */
-	uint32_t busy;
-	uint64_t now;             /* TSC of the step's work (see roce_engine_step) */
-	uint32_t idle_steps;      /* steps that found nothing, for the timer checks */
-	uint64_t steps;           /* engine steps run (the ACK watch reads it) */
-	uint64_t ack_held_step;   /* 1 + the last step that left an ACK held */
-	pthread_t ack_watch;      /* inline progress: roce_ack_watch.c */
+	/* inline progress: roce_ack_watch.c (watches every engine) */
+	pthread_t ack_watch;
 	volatile int ack_watch_run;
 	uint8_t ack_watch_started;
 
 	/*
-	 * QPs (changed only with the engine flag held). qp_tbl has
-	 * qp_slot_mask + 1 entries, allocated at probe from max_qp=.
-	 * The engine steps only QPs with work: qp_act has a bit per slot, set
-	 * by whoever gives a QP work (post_send from any thread: atomically);
-	 * qp_act_sum has a bit per word of qp_act, so a step finds the marked
-	 * QPs without reading the whole map. QPs that wait only for a timer
-	 * have their bit in qp_tmr (engine only) and are looked at when the
-	 * earliest deadline, timer_next, has come.
+	 * QPs (changed only with every engine flag held). qp_tbl has
+	 * qp_slot_mask + 1 entries, allocated at probe from max_qp=; slot s
+	 * belongs to engine s % nb_eng, whose work marks (struct roce_eng)
+	 * are the only ones that ever carry its bit.
 	 */
 	struct roce_qp **qp_tbl;
 	uint32_t qp_slot_mask;
 	uint32_t qp_slot_bits;
 	uint32_t nb_qps;
 	uint32_t qp_slot_next;
-	uint32_t qp_act_words;    /* words of qp_act and qp_tmr */
-	uint32_t qp_sum_words;    /* words of qp_act_sum */
-	uint32_t qp_run_next;     /* slot the next step starts from */
-	uint64_t *qp_act;
-	uint64_t *qp_act_sum;
-	uint64_t *qp_tmr;
-	uint64_t timer_next;      /* TSC of the earliest armed timer, or later */
+	uint32_t qp_act_words;    /* words of each engine's qp_act and qp_tmr */
+	uint32_t qp_sum_words;    /* words of each engine's qp_act_sum */
+	uint32_t eng_next;        /* engine the next QP with unbound CQs gets */
+	uint8_t place_logged;     /* a QP refused for its CQs' engines was logged */
 	uint32_t *qpn_gen;        /* the upper QPN bits last given to each slot */
 	struct roce_key *keys;
 	uint32_t key_next;
@@ -743,34 +817,23 @@ struct roce_dev {
 	uint32_t nb_pd;
 	uint32_t nb_ah;
 
-	/* frames waiting for the port (or for ourselves) */
-	struct rte_mbuf *txq[ROCE_TXQ_SIZE];
-	uint32_t txq_len;
-	/* Frames to build come from here, allocated and prefetched a burst
-	 * at a time: each mbuf was last written by the peer's lcore. */
-	struct rte_mbuf *tx_stash[ROCE_TX_STASH];
-	uint32_t tx_stash_len;
-	struct rte_ring *loop;    /* frames this device sent to itself */
 	struct roce_zc *zc;       /* zero-copy transmit (roce_zc.c), NULL: copy */
 
 	struct roce_pcap *pcap;
-	pthread_t thread;
-	volatile int thread_run;
-	uint8_t thread_started;
-	/* progress=hybrid: set by a poller, cleared by the thread; its own
-	 * line, written at most once per thread look. */
-	uint32_t polled __rte_cache_aligned;
 
-	struct roce_stats st;
-	struct prdma_roce_stats xst;      /* provider-specific statistics */
+	/* provider statistics kept by the control path (zc_active); the
+	 * engines' counters are summed with it when read */
+	struct prdma_roce_stats xst;
 	char ifname[32];                  /* kernel interface of the port, "" if none */
 	unsigned int ifindex;
 	/* the library's neighbour cache (prdma_neigh.h) over these tables */
 	struct prdma_neigh_cache neigh_cache;
 	struct prdma_neigh_entry neigh[ROCE_NEIGH_MAX];
 	struct prdma_neigh_req neigh_req[ROCE_NEIGH_PENDING];
-	struct roce_fault_dir fault[PRDMA_ROCE_FAULT_DIR_NB];
 	struct roce_mcast mcast;          /* roce_mcast.c */
+
+	uint32_t nb_eng;                  /* engines= */
+	struct roce_eng *eng;             /* nb_eng engines, cache aligned */
 };
 
 extern const struct prdma_dev_ops roce_ops;
@@ -783,29 +846,51 @@ roce_dev_of(struct prdma_dev *pdev)
 	return pdev->priv;
 }
 
-/* Try to take the engine flag (never waits). */
+/* Try to take engine @e's flag (never waits). */
 static inline bool
-roce_engine_trylock(struct roce_dev *dev)
+roce_eng_trylock(struct roce_eng *e)
 {
 	uint32_t expected = 0;
 
 	/* acquire: the holder sees everything the previous holder wrote */
-	return __atomic_compare_exchange_n(&dev->busy, &expected, 1, false,
+	return __atomic_compare_exchange_n(&e->busy, &expected, 1, false,
 					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
 
 static inline void
-roce_engine_unlock(struct roce_dev *dev)
+roce_eng_unlock(struct roce_eng *e)
 {
 	/* release: publish this step's writes to the next holder */
-	__atomic_store_n(&dev->busy, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&e->busy, 0, __ATOMIC_RELEASE);
 }
 
-/* Control path: wait for the engine flag. */
+/* Control path: wait for every engine's flag, in index order. */
 void roce_engine_lock(struct roce_dev *dev);
-/* Run one engine step if the flag is free; returns work done. */
+void roce_engine_unlock(struct roce_dev *dev);
+/* Run one step of @e if its flag is free (and of its ring peer when
+ * that one idles); returns work done. */
+int roce_eng_poll(struct roce_eng *e);
+/* The same for every engine of @dev. */
 int roce_engine_poll(struct roce_dev *dev);
-/* One step with the flag held. */
+/* Several engines: step those of @e's device nobody stepped for 50 us. */
+int roce_eng_step_idle(struct roce_eng *e, uint64_t now);
+/* Note that @e was stepped at @now by a poll (its own, or its ring peer's
+ * for it); written coarsely, the device's other engines read it. */
+static inline void
+roce_eng_stamp(struct roce_eng *e, uint64_t now)
+{
+	const struct roce_dev *dev = e->dev;
+
+	/* relaxed: a coarse hint, and a poller and a ring peer may both
+	 * stamp it (either time will do) */
+	if (dev->nb_eng > 1 &&
+	    (int64_t)(now - __atomic_load_n(&e->last_poll, __ATOMIC_RELAXED)) >
+	    (int64_t)(dev->tsc_hz / (4 * ROCE_PEER_IDLE_DIV)))
+		__atomic_store_n(&e->last_poll, now, __ATOMIC_RELAXED);
+}
+/* One step of @e with its flag held. */
+int roce_eng_step(struct roce_eng *e);
+/* One step of every engine, all flags held (control path, tests). */
 int roce_engine_step(struct roce_dev *dev);
 
 /*
@@ -813,44 +898,54 @@ int roce_engine_step(struct roce_dev *dev);
  * hybrid (the thread then stays out of the way while someone polls).
  */
 static inline bool
-roce_engine_polls(struct roce_dev *dev)
+roce_eng_polls(struct roce_eng *e)
 {
-	if (!dev->cfg.progress_thread)
+	if (!e->dev->cfg.progress_thread)
 		return true;
-	if (!dev->cfg.progress_hybrid)
+	if (!e->dev->cfg.progress_hybrid)
 		return false;
 	/* relaxed: a hint to the thread only; read first so that a
 	 * spinning poller writes the line once per thread look */
-	if (__atomic_load_n(&dev->polled, __ATOMIC_RELAXED) == 0)
-		__atomic_store_n(&dev->polled, 1, __ATOMIC_RELAXED);
+	if (__atomic_load_n(&e->polled, __ATOMIC_RELAXED) == 0)
+		__atomic_store_n(&e->polled, 1, __ATOMIC_RELAXED);
 	return true;
 }
-/* Transmit only @qp's pending work (post_send fast path, flag held). */
-void roce_engine_kick(struct roce_dev *dev, struct roce_qp *qp);
+/* Transmit only @qp's pending work (post_send fast path, its engine's flag held). */
+void roce_engine_kick(struct roce_eng *e, struct roce_qp *qp);
 int roce_engine_thread_start(struct roce_dev *dev);
 void roce_engine_thread_stop(struct roce_dev *dev);
 /* Inline progress: the thread that sends an ACK left held when the
  * application stopped polling (roce_ack_watch.c). */
 int roce_ack_watch_start(struct roce_dev *dev);
 /* A QP leaving RTR/RTS (modify to ERR or RESET, destroy): its held ACK,
- * if any, is sent now, under the engine flag. */
+ * if any, is sent now, under the engine flags. */
 void roce_engine_ack_flush(struct roce_dev *dev, struct roce_qp *qp);
 void roce_ack_watch_stop(struct roce_dev *dev);
-/* Process one received frame (exposed for the tests' injection). */
-void roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m);
+/* Process one received frame (exposed for the tests' injection): engine
+ * @e must own the frame's QP (or be engine 0 for frames of no QP). */
+void roce_engine_rx_frame(struct roce_eng *e, struct rte_mbuf *m);
+/* Hand @m to engine @to (counted; a full ring is a counted drop). True:
+ * @m is no longer the caller's. */
+bool roce_eng_handoff(struct roce_eng *e, uint32_t to, struct rte_mbuf *m);
+/* Engines: create the per-engine state at probe, free it at removal. */
+int roce_eng_init(struct roce_dev *dev, int socket);
+void roce_eng_fini(struct roce_dev *dev);
+/* Sum the engines' counters (control path, flags held or not: relaxed). */
+void roce_eng_stats(const struct roce_dev *dev, struct roce_stats *st,
+		    struct prdma_roce_stats *xst);
 
 /* Room left in the transmit staging area. */
 static inline uint32_t
-roce_tx_room(const struct roce_dev *dev)
+roce_tx_room(const struct roce_eng *e)
 {
-	return ROCE_TXQ_SIZE - dev->txq_len;
+	return ROCE_TXQ_SIZE - e->txq_len;
 }
 
 /*
  * Start a frame on @path: returns the mbuf with the L2-L4 headers copied
  * and *@bth pointing where the BTH goes, or NULL (no mbuf, no room).
  */
-struct rte_mbuf *roce_frame_start(struct roce_dev *dev,
+struct rte_mbuf *roce_frame_start(struct roce_eng *e,
 				  const struct roce_path *path, uint16_t sport,
 				  uint8_t **bth);
 /*
@@ -858,12 +953,25 @@ struct rte_mbuf *roce_frame_start(struct roce_dev *dev,
  * @tlen bytes: pad, lengths, checksums, ICRC; then queue it for sending.
  */
 /* Queue a finished frame @m (counted, captured, faults applied). */
-void roce_frame_stage(struct roce_dev *dev, struct rte_mbuf *m,
+void roce_frame_stage(struct roce_eng *e, struct rte_mbuf *m,
 		      const struct roce_path *path);
-void roce_frame_send(struct roce_dev *dev, struct rte_mbuf *m,
+void roce_frame_send(struct roce_eng *e, struct rte_mbuf *m,
 		     const struct roce_path *path, uint32_t tlen);
 /* roce_frame_send() on @qp's own path (RC/UC): its ICRC from the QP's seed. */
 void roce_frame_send_qp(struct roce_qp *qp, struct rte_mbuf *m, uint32_t tlen);
+
+/*
+ * The engine that serves @cq: its QPs' (bound by the first QP that uses
+ * it), engine 0 before. Relaxed: the binding changes only from unbound,
+ * under every engine flag, before any QP of it can complete.
+ */
+static inline struct roce_eng *
+roce_cq_eng(const struct roce_cq *cq)
+{
+	int32_t i = __atomic_load_n(&cq->eng, __ATOMIC_RELAXED);
+
+	return &cq->rdev->eng[i < 0 ? 0 : i];
+}
 
 /* roce_dev.c */
 static inline struct roce_qp *
@@ -882,12 +990,12 @@ roce_qp_lookup(struct roce_dev *dev, uint32_t qpn)
 static inline void
 roce_qp_wake(struct roce_qp *qp)
 {
-	struct roce_dev *dev = qp->rdev;
+	struct roce_eng *e = qp->eng;
 	uint32_t w = qp->slot >> 6;
 
-	if (__atomic_fetch_or(&dev->qp_act[w], RTE_BIT64(qp->slot & 63),
+	if (__atomic_fetch_or(&e->qp_act[w], RTE_BIT64(qp->slot & 63),
 			      __ATOMIC_RELEASE) == 0)
-		__atomic_fetch_or(&dev->qp_act_sum[w >> 6], RTE_BIT64(w & 63),
+		__atomic_fetch_or(&e->qp_act_sum[w >> 6], RTE_BIT64(w & 63),
 				  __ATOMIC_RELEASE);
 }
 
@@ -896,7 +1004,7 @@ roce_qp_wake(struct roce_qp *qp)
 static inline void
 roce_qp_wake_locked(struct roce_qp *qp)
 {
-	if ((__atomic_load_n(&qp->rdev->qp_act[qp->slot >> 6], __ATOMIC_RELAXED) &
+	if ((__atomic_load_n(&qp->eng->qp_act[qp->slot >> 6], __ATOMIC_RELAXED) &
 	     RTE_BIT64(qp->slot & 63)) == 0)
 		roce_qp_wake(qp);
 }
@@ -924,7 +1032,7 @@ void roce_zc_wake(struct roce_dev *dev);
  * of transport headers already in @m, without copying them. -ENOBUFS: no
  * reference or mbuf now, @m untouched (copy instead).
  */
-int roce_zc_frame_send(struct roce_dev *dev, struct roce_qp *qp, struct rte_mbuf *m,
+int roce_zc_frame_send(struct roce_eng *e, struct roce_qp *qp, struct rte_mbuf *m,
 		       const struct roce_path *path, uint32_t hlen, uint64_t va,
 		       uint32_t pay, const struct roce_key *k, uint32_t *wqe_out);
 /* Zero-copy frames held by the port, per QP slot and per key slot. */

@@ -27,19 +27,27 @@ ack_watch(void *arg)
 {
 	struct roce_dev *dev = arg;
 	struct timespec ts = { 0, ROCE_ACK_WATCH_US * 1000 };
-	uint64_t seen = UINT64_MAX, steps;
+	uint64_t seen[ROCE_MAX_ENGINES], steps;
+	struct roce_eng *e;
+	uint32_t i;
 
+	for (i = 0; i < ROCE_MAX_ENGINES; i++)
+		seen[i] = UINT64_MAX;
 	while (__atomic_load_n(&dev->ack_watch_run, __ATOMIC_ACQUIRE)) {
 		nanosleep(&ts, NULL);
-		steps = __atomic_load_n(&dev->steps, __ATOMIC_RELAXED);
-		if (steps == seen &&
-		    __atomic_load_n(&dev->ack_held_step, __ATOMIC_RELAXED) == steps + 1 &&
-		    roce_engine_trylock(dev)) {
-			roce_engine_step(dev);
-			roce_engine_unlock(dev);
-			steps = __atomic_load_n(&dev->steps, __ATOMIC_RELAXED);
+		/* every engine: each holds the ACKs of its own QPs */
+		for (i = 0; i < dev->nb_eng; i++) {
+			e = &dev->eng[i];
+			steps = __atomic_load_n(&e->steps, __ATOMIC_RELAXED);
+			if (steps == seen[i] &&
+			    __atomic_load_n(&e->ack_held_step, __ATOMIC_RELAXED) == steps + 1 &&
+			    roce_eng_trylock(e)) {
+				roce_eng_step(e);
+				roce_eng_unlock(e);
+				steps = __atomic_load_n(&e->steps, __ATOMIC_RELAXED);
+			}
+			seen[i] = steps;
 		}
-		seen = steps;
 	}
 	return NULL;
 }

@@ -82,7 +82,8 @@ prdma_roce_stats_get(struct prdma_dev *pdev, struct prdma_roce_stats *st)
 {
 	struct roce_dev *dev = roce_dev_checked(pdev);
 	struct prdma_neigh_stats ns;
-	unsigned int d, k;
+	struct roce_stats sum;
+	unsigned int d, k, i;
 
 	if (dev == NULL)
 		return -ENODEV;
@@ -92,15 +93,16 @@ prdma_roce_stats_get(struct prdma_dev *pdev, struct prdma_roce_stats *st)
 	}
 	prdma_neigh_stats_get(&dev->neigh_cache, &ns);
 	roce_engine_lock(dev);
-	*st = dev->xst;
+	roce_eng_stats(dev, &sum, st);
 	st->neigh_learned = ns.learned;
 	st->neigh_kernel = ns.external;
 	st->neigh_ignored = ns.ignored;
 	for (d = 0; d < PRDMA_ROCE_FAULT_DIR_NB; d++)
 		for (k = 0; k < PRDMA_ROCE_FAULT_KIND_NB; k++)
-			st->fault[d][k] = dev->fault[d].hits[k];
-	st->cnp_sent = dev->st.dev[PRDMA_DEV_CNT_CNP_SENT];
-	st->cnp_received = dev->st.dev[PRDMA_DEV_CNT_CNP_RECEIVED];
+			for (i = 0, st->fault[d][k] = 0; i < dev->nb_eng; i++)
+				st->fault[d][k] += dev->eng[i].fault[d].hits[k];
+	st->cnp_sent = sum.dev[PRDMA_DEV_CNT_CNP_SENT];
+	st->cnp_received = sum.dev[PRDMA_DEV_CNT_CNP_RECEIVED];
 	roce_engine_unlock(dev);
 	return 0;
 }

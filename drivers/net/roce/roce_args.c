@@ -37,6 +37,7 @@
 #define ROCE_ARG_ZC       "zc"
 #define ROCE_ARG_ZC_MIN   "zc_min"
 #define ROCE_ARG_TLP      "tlp"
+#define ROCE_ARG_ENGINES  "engines"
 
 /* Fault keys: <dir>_<kind>, in the order of the public enums. */
 static const char *const fault_keys[PRDMA_ROCE_FAULT_DIR_NB][PRDMA_ROCE_FAULT_KIND_NB] = {
@@ -49,7 +50,7 @@ const char *const roce_args_keys[] = {
 	ROCE_ARG_MTU, ROCE_ARG_PCAP, ROCE_ARG_PROGRESS, ROCE_ARG_NAME,
 	ROCE_ARG_BURST, ROCE_ARG_IFACE, ROCE_ARG_VERSION, ROCE_ARG_ECN, ROCE_ARG_CC,
 	ROCE_ARG_CNP_US, ROCE_ARG_SEED, ROCE_ARG_DELAY_US, ROCE_ARG_ACK_US, ROCE_ARG_MCAST_LOOP, ROCE_ARG_IGMP,
-	ROCE_ARG_MAX_QP, ROCE_ARG_ZC, ROCE_ARG_ZC_MIN, ROCE_ARG_TLP,
+	ROCE_ARG_MAX_QP, ROCE_ARG_ZC, ROCE_ARG_ZC_MIN, ROCE_ARG_TLP, ROCE_ARG_ENGINES,
 	"tx_drop", "tx_dup", "tx_reorder", "tx_corrupt", "tx_delay", "tx_ce",
 	"rx_drop", "rx_dup", "rx_reorder", "rx_corrupt", "rx_delay", "rx_ce",
 	NULL,
@@ -362,6 +363,19 @@ arg_max_qp(const char *key, const char *value, void *opaque)
 	return 0;
 }
 
+/* Engines (and port queues): the port's queue limits are checked at probe. */
+static int
+arg_engines(const char *key, const char *value, void *opaque)
+{
+	struct roce_cfg *cfg = opaque;
+	uint64_t v;
+
+	if (prdma_args_parse_u64("roce", key, value, 1, ROCE_MAX_ENGINES, &v) < 0)
+		return -EINVAL;
+	cfg->engines = (uint32_t)v;
+	return 0;
+}
+
 /* A rate: parts per million ("10000"), or a percentage ("1%", "0.1%"). */
 static int
 arg_fault(const char *key, const char *value, void *opaque)
@@ -409,6 +423,7 @@ static const struct {
 	{ ROCE_ARG_SEED, arg_seed },
 	{ ROCE_ARG_DELAY_US, arg_delay_us },
 	{ ROCE_ARG_MAX_QP, arg_max_qp },
+	{ ROCE_ARG_ENGINES, arg_engines },
 	{ ROCE_ARG_ZC, arg_zc },
 	{ ROCE_ARG_ZC_MIN, arg_zc_min },
 	{ "tx_drop", arg_fault }, { "tx_dup", arg_fault }, { "tx_reorder", arg_fault },
@@ -464,6 +479,7 @@ roce_args_parse(const char *args, struct roce_cfg *cfg)
 	cfg->fault_delay_us = 100;
 	cfg->mcast_loop = 1;
 	cfg->max_qp = ROCE_DEFAULT_MAX_QP;
+	cfg->engines = 1;
 	cfg->zc = 2;
 	cfg->zc_min = ROCE_ZC_MIN_DEFAULT;
 	kv = prdma_args_parse("roce", args, roce_args_keys);

@@ -54,7 +54,7 @@ roce_cc_cnp(struct roce_qp *qp, uint64_t now)
 	cc->stage = 0;
 	cc->alpha_tsc = now + period_tsc(dev);
 	cc->inc_tsc = now + period_tsc(dev);
-	dev->xst.rate_cuts++;
+	qp->eng->xst.rate_cuts++;
 }
 
 void
@@ -79,7 +79,7 @@ roce_cc_timers(struct roce_qp *qp, uint64_t now)
 	if (cc->rt > line)
 		cc->rt = line;
 	cc->rc = (cc->rt + cc->rc + 1) / 2;
-	dev->xst.rate_increases++;
+	qp->eng->xst.rate_increases++;
 	/* Within 1/256 of the line: the limiter is off again. */
 	if (cc->rc >= line - line / 256)
 		cc->limited = 0;
@@ -104,10 +104,10 @@ roce_cc_ce(struct roce_qp *qp, uint64_t now)
 	unsigned int hlen;
 	uint8_t *p;
 
-	dev->xst.ce_received++;
+	qp->eng->xst.ce_received++;
 	if (qp->base.qp_type == PRDMA_QPT_UD || now < qp->cc.cnp_tsc)
 		return;
-	m = roce_frame_start(dev, &qp->path, qp->sport, &p);
+	m = roce_frame_start(qp->eng, &qp->path, qp->sport, &p);
 	if (m == NULL)
 		return;
 	memset(&bth, 0, sizeof(bth));
@@ -118,8 +118,8 @@ roce_cc_ce(struct roce_qp *qp, uint64_t now)
 	bth.dqpn = qp->dest_qpn;
 	hlen = roce_hdr_encode(p, &bth, &ext);
 	memset(p + hlen, 0, ROCE_CNP_LEN);
-	roce_frame_send(dev, m, &qp->path, hlen + ROCE_CNP_LEN);
+	roce_frame_send(qp->eng, m, &qp->path, hlen + ROCE_CNP_LEN);
 	qp->cc.cnp_tsc = now + (uint64_t)dev->cfg.cnp_interval_us * dev->tsc_hz / 1000000;
-	dev->st.dev[PRDMA_DEV_CNT_CNP_SENT]++;
+	qp->eng->st.dev[PRDMA_DEV_CNT_CNP_SENT]++;
 	qp->cnt[PRDMA_QP_CNT_CNP_SENT]++;
 }

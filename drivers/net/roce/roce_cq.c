@@ -70,7 +70,7 @@ roce_cq_push(struct roce_cq *cq, const struct prdma_wc *wc)
 		struct prdma_async_event ev;
 
 		cq->overrun = 1;
-		cq->rdev->st.drop.cq_overrun++;
+		roce_cq_eng(cq)->st.drop.cq_overrun++;
 		memset(&ev, 0, sizeof(ev));
 		ev.type = PRDMA_EVENT_CQ_ERR;
 		ev.element.cq = &cq->base;
@@ -97,6 +97,8 @@ roce_cq_create(struct prdma_cq *pcq, const struct prdma_cq_init_attr *attr)
 	if (cq->ring == NULL)
 		return -ENOMEM;
 	cq->rdev = dev;
+	/* one engine: bound to it from the start; else by its first QP */
+	cq->eng = dev->nb_eng == 1 ? 0 : -1;
 	cq->mask = n - 1;
 	cq->base.cqe = n;
 	dev->nb_cq++;
@@ -167,9 +169,10 @@ roce_poll_cq(struct prdma_cq *pcq, uint16_t nb, struct prdma_wc *wc)
 {
 	struct roce_cq *cq = (struct roce_cq *)pcq;
 	uint32_t head, tail = cq->tail, n, i;
+	struct roce_eng *e = roce_cq_eng(cq);
 
-	if (roce_engine_polls(cq->rdev))
-		roce_engine_poll(cq->rdev);
+	if (roce_eng_polls(e))
+		roce_eng_poll(e);
 	/* acquire: entries up to head are fully written */
 	head = __atomic_load_n(&cq->head, __ATOMIC_ACQUIRE);
 	n = RTE_MIN(head - tail, (uint32_t)nb);
@@ -184,9 +187,10 @@ int
 roce_peek_cq(struct prdma_cq *pcq)
 {
 	struct roce_cq *cq = (struct roce_cq *)pcq;
+	struct roce_eng *e = roce_cq_eng(cq);
 
-	if (roce_engine_polls(cq->rdev))
-		roce_engine_poll(cq->rdev);
+	if (roce_eng_polls(e))
+		roce_eng_poll(e);
 	/* acquire: pairs with the producer's release of head */
 	return (int)(__atomic_load_n(&cq->head, __ATOMIC_ACQUIRE) - cq->tail);
 }

@@ -26,19 +26,6 @@ RTE_LOG_REGISTER_DEFAULT(roce_logtype, NOTICE);
 
 static uint32_t dev_gen;
 
-void
-roce_engine_lock(struct roce_dev *dev)
-{
-	unsigned int spins = 0;
-
-	while (!roce_engine_trylock(dev)) {
-		if (++spins % 1024 == 0)
-			sched_yield();
-		else
-			rte_pause();
-	}
-}
-
 static uint8_t
 mtu_from_eth(uint32_t eth_mtu)
 {
@@ -84,25 +71,50 @@ port_is_started(uint16_t port)
 	return ret == -EBUSY;
 }
 
-/* Configure and start a port we own: one rx and one tx queue. */
+/*
+ * Configure and start a port we own: an rx and a tx queue per engine. With
+ * several engines, RSS on the UDP ports where the PMD hashes them (RoCEv2
+ * derives the source port from the QP, so a QP's frames stay on one queue);
+ * frames on the wrong queue are handed to their engine (roce_engine.c).
+ */
 static int
 port_setup(struct roce_dev *dev)
 {
 	struct rte_eth_conf conf;
 	struct rte_eth_dev_info info;
-	uint16_t nb_rxd = 1024, nb_txd = 1024;
+	uint16_t nb_rxd = 1024, nb_txd = 1024, nq = (uint16_t)dev->nb_eng, q;
+	uint64_t rss;
 	int ret;
 
 	memset(&conf, 0, sizeof(conf));
 	ret = rte_eth_dev_info_get(dev->port_id, &info);
 	if (ret < 0)
 		return ret;
-	if (port_is_started(dev->port_id))
-		return 1; /* started by the application: use its queue 0 */
+	if (nq > info.max_rx_queues || nq > info.max_tx_queues) {
+		ROCE_LOG(ERR, "port %u: engines=%u needs as many rx and tx queues; "
+			 "the port has at most %u rx, %u tx", dev->port_id, nq,
+			 info.max_rx_queues, info.max_tx_queues);
+		return -EINVAL;
+	}
+	if (port_is_started(dev->port_id)) {
+		/* started by the application: use its queues 0..N-1 */
+		if (nq > info.nb_rx_queues || nq > info.nb_tx_queues) {
+			ROCE_LOG(ERR, "port %u: engines=%u, but the application "
+				 "started it with %u rx and %u tx queues", dev->port_id,
+				 nq, info.nb_rx_queues, info.nb_tx_queues);
+			return -EINVAL;
+		}
+		return 1;
+	}
 	/* Zero-copy transmit sends chains (roce_zc.c): where the PMD can. */
 	if (dev->cfg.zc != 0 && (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS))
 		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
-	ret = rte_eth_dev_configure(dev->port_id, 1, 1, &conf);
+	rss = info.flow_type_rss_offloads & (RTE_ETH_RSS_UDP | RTE_ETH_RSS_IP);
+	if (nq > 1 && rss != 0) {
+		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+		conf.rx_adv_conf.rss_conf.rss_hf = rss;
+	}
+	ret = rte_eth_dev_configure(dev->port_id, nq, nq, &conf);
 	if (ret < 0) {
 		ROCE_LOG(ERR, "port %u: configure: %s", dev->port_id, rte_strerror(-ret));
 		return ret;
@@ -110,23 +122,31 @@ port_setup(struct roce_dev *dev)
 	ret = rte_eth_dev_adjust_nb_rx_tx_desc(dev->port_id, &nb_rxd, &nb_txd);
 	if (ret < 0)
 		return ret;
-	ret = rte_eth_rx_queue_setup(dev->port_id, 0, nb_rxd,
-				     (unsigned int)dev->pdev->socket_id, NULL, dev->mp);
-	if (ret < 0) {
-		ROCE_LOG(ERR, "port %u: rx queue: %s", dev->port_id, rte_strerror(-ret));
-		return ret;
-	}
-	ret = rte_eth_tx_queue_setup(dev->port_id, 0, nb_txd,
-				     (unsigned int)dev->pdev->socket_id, NULL);
-	if (ret < 0) {
-		ROCE_LOG(ERR, "port %u: tx queue: %s", dev->port_id, rte_strerror(-ret));
-		return ret;
+	for (q = 0; q < nq; q++) {
+		ret = rte_eth_rx_queue_setup(dev->port_id, q, nb_rxd,
+					     (unsigned int)dev->pdev->socket_id, NULL, dev->mp);
+		if (ret < 0) {
+			ROCE_LOG(ERR, "port %u: rx queue %u: %s", dev->port_id, q,
+				 rte_strerror(-ret));
+			return ret;
+		}
+		ret = rte_eth_tx_queue_setup(dev->port_id, q, nb_txd,
+					     (unsigned int)dev->pdev->socket_id, NULL);
+		if (ret < 0) {
+			ROCE_LOG(ERR, "port %u: tx queue %u: %s", dev->port_id, q,
+				 rte_strerror(-ret));
+			return ret;
+		}
 	}
 	ret = rte_eth_dev_start(dev->port_id);
 	if (ret < 0) {
 		ROCE_LOG(ERR, "port %u: start: %s", dev->port_id, rte_strerror(-ret));
 		return ret;
 	}
+	if (nq > 1)
+		ROCE_LOG(INFO, "port %u: %u queues, %s", dev->port_id, nq,
+			 conf.rxmode.mq_mode == RTE_ETH_MQ_RX_RSS ? "RSS on IP/UDP" :
+			 "no RSS: software steering");
 	dev->port_started = 1;
 	return 0;
 }
@@ -134,22 +154,9 @@ port_setup(struct roce_dev *dev)
 static void
 dev_free(struct roce_dev *dev)
 {
-	uint32_t i;
-	void *obj;
-
-	if (dev->loop != NULL) {
-		while (rte_ring_dequeue(dev->loop, &obj) == 0)
-			rte_pktmbuf_free(obj);
-		rte_ring_free(dev->loop);
-	}
-	for (i = 0; i < dev->txq_len; i++)
-		rte_pktmbuf_free(dev->txq[i]);
-	dev->txq_len = 0;
-	/* Still raw from the pool (never reset): they go back the same way. */
-	if (dev->tx_stash_len != 0)
-		rte_mempool_put_bulk(dev->mp, (void **)dev->tx_stash, dev->tx_stash_len);
-	dev->tx_stash_len = 0;
 	roce_fault_fini(dev);
+	/* Queued frames and the stashes go back before the pool may go. */
+	roce_eng_fini(dev);
 	if (dev->pcap != NULL)
 		roce_pcap_close(dev->pcap);
 	if (dev->link != NULL) {
@@ -176,7 +183,8 @@ roce_dev_remove(struct prdma_dev *pdev)
 		return;
 	roce_engine_thread_stop(dev);
 	roce_ack_watch_stop(dev);
-	roce_engine_lock(dev);
+	if (dev->eng != NULL)
+		roce_engine_lock(dev);
 	dev_free(dev);
 	pdev->priv = NULL;
 }
@@ -272,6 +280,9 @@ roce_probe(struct prdma_dev *pdev, const char *args)
 	if (ret < 0)
 		goto err;
 	ret = roce_qp_table_init(dev, pdev->socket_id);
+	if (ret < 0)
+		goto err;
+	ret = roce_eng_init(dev, pdev->socket_id);
 	if (ret < 0)
 		goto err;
 
@@ -371,13 +382,6 @@ roce_probe(struct prdma_dev *pdev, const char *args)
 	faults_from_args(dev);
 	dev->ack_delay_tsc = (uint64_t)dev->cfg.ack_delay_us * dev->tsc_hz / 1000000;
 	dev->ack_grace_tsc = (uint64_t)ROCE_ACK_GRACE_US * dev->tsc_hz / 1000000;
-	snprintf(buf, sizeof(buf), "roce_lp_%u", ++dev_gen);
-	dev->loop = rte_ring_create(buf, ROCE_RING_SIZE, pdev->socket_id,
-				    RING_F_SP_ENQ | RING_F_SC_DEQ);
-	if (dev->loop == NULL) {
-		ret = -ENOMEM;
-		goto err;
-	}
 	if (dev->cfg.pcap[0] != '\0') {
 		dev->pcap = roce_pcap_open(dev->cfg.pcap);
 		if (dev->pcap == NULL) {
@@ -508,10 +512,13 @@ static int
 roce_dev_progress(struct prdma_dev *pdev)
 {
 	struct roce_dev *dev = roce_dev_of(pdev);
+	uint32_t i;
+	int n = 0;
 
-	if (!roce_engine_polls(dev))
-		return 0;
-	return roce_engine_poll(dev);
+	for (i = 0; i < dev->nb_eng; i++)
+		if (roce_eng_polls(&dev->eng[i]))
+			n += roce_eng_poll(&dev->eng[i]);
+	return n;
 }
 
 /* IB width/speed encodings for an Ethernet speed (best effort). */
@@ -616,10 +623,13 @@ static int
 roce_dev_counters_get(struct prdma_dev *pdev, struct prdma_dev_counters *c)
 {
 	struct roce_dev *dev = roce_dev_of(pdev);
+	struct roce_stats st;
 	unsigned int i;
 
+	/* the device's totals: every engine's counts */
+	roce_eng_stats(dev, &st, NULL);
 	for (i = 0; i < PRDMA_DEV_CNT_MAX; i++)
-		c->value[i] = __atomic_load_n(&dev->st.dev[i], __ATOMIC_RELAXED);
+		c->value[i] = st.dev[i];
 	c->missing_mask = RTE_BIT64(PRDMA_DEV_CNT_CONNECT) |
 		RTE_BIT64(PRDMA_DEV_CNT_ACCEPT) |
 		RTE_BIT64(PRDMA_DEV_CNT_CONNECT_FAILURE) |
@@ -633,9 +643,11 @@ static int
 roce_dev_counters_reset(struct prdma_dev *pdev)
 {
 	struct roce_dev *dev = roce_dev_of(pdev);
+	uint32_t i;
 
 	roce_engine_lock(dev);
-	memset(&dev->st, 0, sizeof(dev->st));
+	for (i = 0; i < dev->nb_eng; i++)
+		memset(&dev->eng[i].st, 0, sizeof(dev->eng[i].st));
 	roce_engine_unlock(dev);
 	return 0;
 }
@@ -717,7 +729,7 @@ static struct prdma_provider roce_provider = {
 	.params = "ring=<name>,side=0|1,port=<id>,ip=<addr>,mac=<addr>,"
 		  "mtu=256|512|1024|2048|4096,pcap=<file>,progress=inline|thread,"
 		  "name=<name>,burst=<n>,iface=<ifname>,roce_version=1|2,ecn=0|1,cc=0|1,"
-		  "cnp_interval_us=<n>,ack_delay_us=<n>,fault_seed=<n>,fault_delay_us=<n>,"
+		  "cnp_interval_us=<n>,ack_delay_us=<n>,engines=<n>,fault_seed=<n>,fault_delay_us=<n>,"
 		  "{tx,rx}_{drop,dup,reorder,corrupt,delay,ce}=<ppm>|<pct>%",
 	.probe = roce_probe,
 };

@@ -23,15 +23,15 @@
 
 /* Stage what the transmit faults let through (a duplicate needs room). */
 static void
-fault_tx(struct roce_dev *dev, struct rte_mbuf *m)
+fault_tx(struct roce_eng *e, struct rte_mbuf *m)
 {
 	struct rte_mbuf *out[2];
 	unsigned int n, i;
 
-	n = roce_fault_frame(dev, PRDMA_ROCE_FAULT_TX, m, out, rte_rdtsc());
+	n = roce_fault_frame(e, PRDMA_ROCE_FAULT_TX, m, out, rte_rdtsc());
 	for (i = 0; i < n; i++) {
-		if (dev->txq_len < ROCE_TXQ_SIZE)
-			dev->txq[dev->txq_len++] = out[i];
+		if (e->txq_len < ROCE_TXQ_SIZE)
+			e->txq[e->txq_len++] = out[i];
 		else
 			rte_pktmbuf_free(out[i]);
 	}
@@ -56,35 +56,36 @@ ip_cksum_finish(uint32_t sum)
  * a burst still gives what it has, one at a time.
  */
 static inline struct rte_mbuf *
-tx_mbuf(struct roce_dev *dev)
+tx_mbuf(struct roce_eng *e)
 {
+	struct rte_mempool *mp = e->dev->mp;
 	struct rte_mbuf *m;
 	uint32_t i;
 
-	if (unlikely(dev->tx_stash_len == 0)) {
-		if (rte_mempool_get_bulk(dev->mp, (void **)dev->tx_stash, ROCE_TX_STASH) != 0)
-			return rte_pktmbuf_alloc(dev->mp);
+	if (unlikely(e->tx_stash_len == 0)) {
+		if (rte_mempool_get_bulk(mp, (void **)e->tx_stash, ROCE_TX_STASH) != 0)
+			return rte_pktmbuf_alloc(mp);
 		for (i = 0; i < ROCE_TX_STASH; i++)
-			rte_prefetch0(dev->tx_stash[i]);
-		dev->tx_stash_len = ROCE_TX_STASH;
+			rte_prefetch0(e->tx_stash[i]);
+		e->tx_stash_len = ROCE_TX_STASH;
 	}
-	m = dev->tx_stash[--dev->tx_stash_len];
+	m = e->tx_stash[--e->tx_stash_len];
 	rte_pktmbuf_reset(m);
 	return m;
 }
 
 struct rte_mbuf *
-roce_frame_start(struct roce_dev *dev, const struct roce_path *path,
+roce_frame_start(struct roce_eng *e, const struct roce_path *path,
 		 uint16_t sport, uint8_t **bth)
 {
 	struct rte_mbuf *m;
 	uint8_t *p;
 
-	if (dev->txq_len >= ROCE_TXQ_SIZE)
+	if (e->txq_len >= ROCE_TXQ_SIZE)
 		return NULL;
-	m = tx_mbuf(dev);
+	m = tx_mbuf(e);
 	if (unlikely(m == NULL)) {
-		dev->st.drop.tx_no_mbuf++;
+		e->st.drop.tx_no_mbuf++;
 		return NULL;
 	}
 	p = rte_pktmbuf_mtod(m, uint8_t *);
@@ -117,7 +118,7 @@ qp_seed_build(struct roce_qp *qp)
 }
 
 static __rte_always_inline void
-frame_finish(struct roce_dev *dev, struct rte_mbuf *m, const struct roce_path *path,
+frame_finish(struct roce_eng *e, struct rte_mbuf *m, const struct roce_path *path,
 	     uint32_t tlen, const struct roce_qp *qp)
 {
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
@@ -165,14 +166,14 @@ crc_done:
 	}
 	m->data_len = (uint16_t)len;
 	m->pkt_len = len;
-	roce_frame_stage(dev, m, path);
+	roce_frame_stage(e, m, path);
 }
 
 void
-roce_frame_send(struct roce_dev *dev, struct rte_mbuf *m,
+roce_frame_send(struct roce_eng *e, struct rte_mbuf *m,
 		const struct roce_path *path, uint32_t tlen)
 {
-	frame_finish(dev, m, path, tlen, NULL);
+	frame_finish(e, m, path, tlen, NULL);
 }
 
 void
@@ -180,51 +181,53 @@ roce_frame_send_qp(struct roce_qp *qp, struct rte_mbuf *m, uint32_t tlen)
 {
 	if (unlikely(!qp->tx_seed_ok) && !qp->path.v1)
 		qp_seed_build(qp);
-	frame_finish(qp->rdev, m, &qp->path, tlen, qp->path.v1 ? NULL : qp);
+	frame_finish(qp->eng, m, &qp->path, tlen, qp->path.v1 ? NULL : qp);
 }
 
 void
-roce_frame_stage(struct roce_dev *dev, struct rte_mbuf *m, const struct roce_path *path)
+roce_frame_stage(struct roce_eng *e, struct rte_mbuf *m, const struct roce_path *path)
 {
+	struct roce_dev *dev = e->dev;
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 	uint32_t len = m->pkt_len;
 
-	dev->st.dev[PRDMA_DEV_CNT_RDMA_OUT_FRAMES]++;
-	dev->st.dev[PRDMA_DEV_CNT_RDMA_OUT_OCTETS] += len + RTE_ETHER_CRC_LEN;
+	e->st.dev[PRDMA_DEV_CNT_RDMA_OUT_FRAMES]++;
+	e->st.dev[PRDMA_DEV_CNT_RDMA_OUT_OCTETS] += len + RTE_ETHER_CRC_LEN;
 	if (dev->pcap != NULL)
 		roce_pcap_write(dev->pcap, m);
 	if (unlikely(p[0] & 1))         /* group MAC */
-		roce_mcast_tx_loop(dev, m);
+		roce_mcast_tx_loop(e, m);
 	if (path->loopback) {
-		if (rte_ring_sp_enqueue(dev->loop, m) != 0)
+		if (rte_ring_sp_enqueue(e->loop, m) != 0)
 			rte_pktmbuf_free(m); /* a full loop ring is a lost frame */
 		return;
 	}
-	if (unlikely(dev->fault[PRDMA_ROCE_FAULT_TX].on)) {
-		fault_tx(dev, m);
+	if (unlikely(e->fault[PRDMA_ROCE_FAULT_TX].on)) {
+		fault_tx(e, m);
 		return;
 	}
-	dev->txq[dev->txq_len++] = m;
+	e->txq[e->txq_len++] = m;
 }
 
+/* Engine i sends on tx queue i only: no lock between engines. */
 static void
-tx_flush(struct roce_dev *dev)
+tx_flush(struct roce_eng *e)
 {
 	uint16_t sent;
 	uint32_t left;
 
-	if (unlikely(dev->fault[PRDMA_ROCE_FAULT_TX].on))
-		dev->txq_len += roce_fault_release(dev, PRDMA_ROCE_FAULT_TX, rte_rdtsc(),
-						   dev->txq + dev->txq_len,
-						   ROCE_TXQ_SIZE - dev->txq_len);
-	if (dev->txq_len == 0)
+	if (unlikely(e->fault[PRDMA_ROCE_FAULT_TX].on))
+		e->txq_len += roce_fault_release(e, PRDMA_ROCE_FAULT_TX, rte_rdtsc(),
+						 e->txq + e->txq_len,
+						 ROCE_TXQ_SIZE - e->txq_len);
+	if (e->txq_len == 0)
 		return;
-	sent = rte_eth_tx_burst(dev->port_id, 0, dev->txq,
-				(uint16_t)RTE_MIN(dev->txq_len, (uint32_t)UINT16_MAX));
-	left = dev->txq_len - sent;
+	sent = rte_eth_tx_burst(e->dev->port_id, e->queue, e->txq,
+				(uint16_t)RTE_MIN(e->txq_len, (uint32_t)UINT16_MAX));
+	left = e->txq_len - sent;
 	if (left != 0 && sent != 0)
-		memmove(dev->txq, dev->txq + sent, left * sizeof(dev->txq[0]));
-	dev->txq_len = left;
+		memmove(e->txq, e->txq + sent, left * sizeof(e->txq[0]));
+	e->txq_len = left;
 }
 
 /*
@@ -266,12 +269,12 @@ pkt_is_mcast(const struct roce_pkt *pkt)
 
 /* Drop and count a frame whose ICRC does not match. */
 static inline bool
-icrc_bad(struct roce_dev *dev, const struct roce_pkt *pkt)
+icrc_bad(struct roce_eng *e, const struct roce_pkt *pkt)
 {
 	if (likely(roce_pkt_icrc_check(pkt) == ROCE_RX_OK))
 		return false;
-	dev->st.drop.bad_icrc++;
-	dev->st.dev[PRDMA_DEV_CNT_ICRC_DROPS]++;
+	e->st.drop.bad_icrc++;
+	e->st.dev[PRDMA_DEV_CNT_ICRC_DROPS]++;
 	return true;
 }
 
@@ -290,62 +293,78 @@ qp_connected(const struct roce_qp *qp)
  * after the header checks (our address, a QP of ours, its P_Key, its peer),
  * so that a flood of frames for nobody costs no CRC, as in Linux rxe.
  */
-void
-roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m)
+static bool
+rx_frame(struct roce_eng *e, struct rte_mbuf *m, bool steer)
 {
+	struct roce_dev *dev = e->dev;
 	struct roce_pkt pkt;
 	enum roce_rx_verdict v;
 	struct roce_qp *qp;
-	uint32_t tr;
+	uint32_t tr, to;
 	bool cnp;
 
-	if (dev->pcap != NULL)
-		roce_pcap_write(dev->pcap, m);
 	/* A chain only as zero-copy transmit builds it (roce_zc.c). */
 	if (likely(m->nb_segs == 1))
 		v = roce_pkt_parse_quick(rte_pktmbuf_mtod(m, uint8_t *), m->data_len, &pkt);
 	else
 		v = roce_zc_rx_parse(m, &pkt);
+	/*
+	 * Several engines: a frame for another engine's QP goes to it (its
+	 * destination QPN names the engine), as do frames of no QP (ARP,
+	 * multicast) to engine 0. Malformed frames are dropped where they
+	 * arrived. The receiving engine captures it.
+	 */
+	if (unlikely(dev->nb_eng > 1) && steer) {
+		to = e->idx;
+		if (v == ROCE_RX_NOT_ROCE || (v == ROCE_RX_OK && pkt_is_mcast(&pkt)))
+			to = 0;
+		else if (v == ROCE_RX_OK)
+			to = roce_slot_eng(pkt.bth.dqpn & dev->qp_slot_mask, dev->nb_eng);
+		if (to != e->idx)
+			return roce_eng_handoff(e, to, m);
+	}
+	if (dev->pcap != NULL)
+		roce_pcap_write(dev->pcap, m);
 	switch (v) {
 	case ROCE_RX_OK:
 		break;
 	case ROCE_RX_NOT_ROCE:
 		if (!roce_arp_rx(dev, rte_pktmbuf_mtod(m, uint8_t *), m->data_len))
-			dev->st.drop.not_roce++;
-		return;
+			e->st.drop.not_roce++;
+		return false;
 	case ROCE_RX_BAD_ICRC:
-		dev->st.drop.bad_icrc++;
-		dev->st.dev[PRDMA_DEV_CNT_ICRC_DROPS]++;
-		return;
+		e->st.drop.bad_icrc++;
+		e->st.dev[PRDMA_DEV_CNT_ICRC_DROPS]++;
+		return false;
 	case ROCE_RX_BAD_OPCODE:
-		dev->st.drop.bad_opcode++;
-		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
-		return;
+		e->st.drop.bad_opcode++;
+		e->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
+		return false;
 	default:
-		dev->st.drop.malformed++;
-		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
-		return;
+		e->st.drop.malformed++;
+		e->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
+		return false;
 	}
 	/* A group's frame is delivered to every member: check it first. */
 	if (unlikely(pkt_is_mcast(&pkt))) {
 		roce_pkt_decode(&pkt);
-		if (icrc_bad(dev, &pkt))
-			return;
+		if (icrc_bad(e, &pkt))
+			return false;
 	}
-	if (unlikely(roce_mcast_rx(dev, &pkt)))
-		return;
+	if (unlikely(roce_mcast_rx(e, m, &pkt)))
+		return false;
 	if (!ip_is_ours(dev, &pkt)) {
-		dev->st.drop.wrong_ip++;
-		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
-		return;
+		e->st.drop.wrong_ip++;
+		e->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
+		return false;
 	}
-	dev->st.dev[PRDMA_DEV_CNT_RDMA_IN_FRAMES]++;
-	dev->st.dev[PRDMA_DEV_CNT_RDMA_IN_OCTETS] += m->pkt_len + RTE_ETHER_CRC_LEN;
+	e->st.dev[PRDMA_DEV_CNT_RDMA_IN_FRAMES]++;
+	e->st.dev[PRDMA_DEV_CNT_RDMA_IN_OCTETS] += m->pkt_len + RTE_ETHER_CRC_LEN;
 	qp = roce_qp_lookup(dev, pkt.bth.dqpn);
 	if ((pkt.bth.pkey & ROCE_PKEY_MASK) != ROCE_PKEY_MASK) {
-		dev->st.drop.bad_pkey++;
-		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
-		return;
+		e->st.drop.bad_pkey++;
+		e->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
+		return false;
 	}
 	tr = pkt.bth.opcode & ROCE_TR_MASK;
 	cnp = pkt.bth.opcode == ROCE_OP_CNP;
@@ -356,9 +375,9 @@ roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m)
 	    (!cnp && tr == ROCE_TR_RC && qp->base.qp_type != PRDMA_QPT_RC) ||
 	    (!cnp && tr == ROCE_TR_UC && qp->base.qp_type != PRDMA_QPT_UC) ||
 	    (!cnp && tr == ROCE_TR_UD && qp->base.qp_type != PRDMA_QPT_UD)) {
-		dev->st.drop.unknown_qp++;
-		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
-		return;
+		e->st.drop.unknown_qp++;
+		e->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
+		return false;
 	}
 	/*
 	 * A connection hears only its peer: a spoofed source writes nothing
@@ -367,9 +386,9 @@ roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m)
 	if (qp->base.qp_type != PRDMA_QPT_UD &&
 	    unlikely(!addr_eq(pkt.src_ip, qp->peer_ip, qp->peer_ip_len) ||
 		     qp->peer_ip_len == 0)) {
-		dev->st.drop.wrong_ip++;
-		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
-		return;
+		e->st.drop.wrong_ip++;
+		e->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
+		return false;
 	}
 	/* A frame for this QP: the extension headers now (parse_quick). */
 	roce_pkt_decode(&pkt);
@@ -385,45 +404,63 @@ roce_engine_rx_frame(struct roce_dev *dev, struct rte_mbuf *m)
 	    (ROCE_F_WRITE | ROCE_F_MIDDLE) && pkt.paylen != 0 && !cnp &&
 	    qp->base.qp_type == PRDMA_QPT_RC)
 		pkt.icrc_deferred = 1;
-	else if (icrc_bad(dev, &pkt))
-		return;
+	else if (icrc_bad(e, &pkt))
+		return false;
 	if (unlikely(cnp)) {
-		dev->st.dev[PRDMA_DEV_CNT_CNP_RECEIVED]++;
+		e->st.dev[PRDMA_DEV_CNT_CNP_RECEIVED]++;
 		qp->cnt[PRDMA_QP_CNT_CNP_RCVD]++;
 		roce_cc_cnp(qp, rte_rdtsc());
 		/* limited now: its rate recovers in the steps */
 		roce_qp_wake_locked(qp);
-		return;
+		return false;
 	}
 	if (unlikely(pkt.ecn == ROCE_ECN_CE))
 		roce_cc_ce(qp, rte_rdtsc());
 	if (pkt.flags & ROCE_F_RESP)
-		roce_req_rx(qp, &pkt, dev->now);
+		roce_req_rx(qp, &pkt, e->now);
 	else
 		roce_resp_rx(qp, &pkt);
 	/* Completions, responses, or a window opened: the step runs it. */
 	roce_qp_wake_locked(qp);
+	return false;
+}
+
+bool
+roce_eng_handoff(struct roce_eng *e, uint32_t to, struct rte_mbuf *m)
+{
+	/* SP/SC: only engine e enqueues here, only engine @to dequeues */
+	if (likely(rte_ring_sp_enqueue(e->dev->eng[to].hand_in[e->idx], m) == 0)) {
+		e->xst.rx_handoff++;
+	} else {
+		e->xst.rx_handoff_drops++;
+		rte_pktmbuf_free(m);
+	}
+	return true;
+}
+
+void
+roce_engine_rx_frame(struct roce_eng *e, struct rte_mbuf *m)
+{
+	rx_frame(e, m, false);
 }
 
 static unsigned int
-fault_rx(struct roce_dev *dev, struct rte_mbuf **pkts, unsigned int n)
+fault_rx(struct roce_eng *e, struct rte_mbuf **pkts, unsigned int n)
 {
 	struct rte_mbuf *out[ROCE_FAULT_HOLD + 1];
 	uint64_t now = rte_rdtsc();
 	unsigned int i, j, k, work = n;
 
 	for (i = 0; i < n; i++) {
-		k = roce_fault_frame(dev, PRDMA_ROCE_FAULT_RX, pkts[i], out, now);
-		for (j = 0; j < k; j++) {
-			roce_engine_rx_frame(dev, out[j]);
+		k = roce_fault_frame(e, PRDMA_ROCE_FAULT_RX, pkts[i], out, now);
+		for (j = 0; j < k; j++)
+			if (!rx_frame(e, out[j], true))
+				rte_pktmbuf_free(out[j]);
+	}
+	k = roce_fault_release(e, PRDMA_ROCE_FAULT_RX, now, out, RTE_DIM(out));
+	for (j = 0; j < k; j++)
+		if (!rx_frame(e, out[j], true))
 			rte_pktmbuf_free(out[j]);
-		}
-	}
-	k = roce_fault_release(dev, PRDMA_ROCE_FAULT_RX, now, out, RTE_DIM(out));
-	for (j = 0; j < k; j++) {
-		roce_engine_rx_frame(dev, out[j]);
-		rte_pktmbuf_free(out[j]);
-	}
 	return work + k;
 }
 
@@ -440,7 +477,7 @@ typedef struct rte_mbuf *roce_mbuf_ptr __attribute__((__may_alias__));
  * headers first, then each frame's data one frame ahead.
  */
 static inline void
-rx_frames(struct roce_dev *dev, roce_mbuf_ptr *pkts, unsigned int n)
+rx_frames(struct roce_eng *e, roce_mbuf_ptr *pkts, unsigned int n, bool steer)
 {
 	unsigned int i;
 
@@ -449,33 +486,57 @@ rx_frames(struct roce_dev *dev, roce_mbuf_ptr *pkts, unsigned int n)
 	for (i = 0; i < n; i++) {
 		if (i + 1 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
-		roce_engine_rx_frame(dev, pkts[i]);
-		rte_pktmbuf_free(pkts[i]);
+		if (!rx_frame(e, pkts[i], steer))
+			rte_pktmbuf_free(pkts[i]);
 	}
 }
 
+/* Frames the other engines received for our QPs (already steered). */
 static unsigned int
-rx_burst(struct roce_dev *dev)
+rx_handed(struct roce_eng *e, struct rte_mbuf **pkts)
 {
+	struct roce_dev *dev = e->dev;
+	unsigned int j, n, total = 0;
+
+	for (j = 0; j < dev->nb_eng; j++) {
+		if (j == e->idx)
+			continue;
+		n = rte_ring_sc_dequeue_burst(e->hand_in[j], (void **)pkts, dev->burst, NULL);
+		if (n == 0)
+			continue;
+		if (total == 0)
+			e->now = rte_rdtsc();
+		rx_frames(e, (roce_mbuf_ptr *)pkts, n, false);
+		total += n;
+	}
+	return total;
+}
+
+static unsigned int
+rx_burst(struct roce_eng *e)
+{
+	struct roce_dev *dev = e->dev;
 	struct rte_mbuf *pkts[ROCE_MAX_BURST];
 	roce_mbuf_ptr *loop = (roce_mbuf_ptr *)pkts;
 	unsigned int n, total = 0;
 
-	n = rte_ring_sc_dequeue_burst(dev->loop, (void **)pkts, dev->burst, NULL);
+	n = rte_ring_sc_dequeue_burst(e->loop, (void **)pkts, dev->burst, NULL);
 	if (n != 0) {
-		dev->now = rte_rdtsc();
-		rx_frames(dev, loop, n);
+		e->now = rte_rdtsc();
+		rx_frames(e, loop, n, true);
 	}
 	total += n;
-	n = rte_eth_rx_burst(dev->port_id, 0, pkts, dev->burst);
-	if (unlikely(dev->fault[PRDMA_ROCE_FAULT_RX].on)) {
-		dev->now = rte_rdtsc();
-		return total + fault_rx(dev, pkts, n);
+	if (unlikely(dev->nb_eng > 1))
+		total += rx_handed(e, pkts);
+	n = rte_eth_rx_burst(dev->port_id, e->queue, pkts, dev->burst);
+	if (unlikely(e->fault[PRDMA_ROCE_FAULT_RX].on)) {
+		e->now = rte_rdtsc();
+		return total + fault_rx(e, pkts, n);
 	}
 	/* The requester's timers restart from the time a frame came in. */
 	if (n != 0 && total == 0)
-		dev->now = rte_rdtsc();
-	rx_frames(dev, (roce_mbuf_ptr *)pkts, n);
+		e->now = rte_rdtsc();
+	rx_frames(e, (roce_mbuf_ptr *)pkts, n, true);
 	return total + n;
 }
 
@@ -507,6 +568,7 @@ static inline bool
 ack_held(struct roce_qp *qp, uint64_t now, bool req_sent)
 {
 	struct roce_dev *dev = qp->rdev;
+	struct roce_eng *e = qp->eng;
 	const struct roce_out *o;
 	uint64_t hold;
 
@@ -528,14 +590,14 @@ ack_held(struct roce_qp *qp, uint64_t now, bool req_sent)
 				       dev->tsc_hz / 4000000000ull);
 		qp->ack_hold_tsc = now + hold;
 		qp->ack_grace_tsc = now + RTE_MIN(hold, dev->ack_grace_tsc);
-		dev->xst.acks_held++;
+		e->xst.acks_held++;
 	} else if ((!o->lazy && !dev->cfg.ack_delay_set && now >= qp->ack_grace_tsc) ||
 		   now >= qp->ack_hold_tsc) {
 		goto release;
 	}
 	/* relaxed: the ACK watch only compares it with the step count (+1:
 	 * 0 is never held) */
-	__atomic_store_n(&dev->ack_held_step, dev->steps + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&e->ack_held_step, e->steps + 1, __ATOMIC_RELAXED);
 	return true;
 release:
 	qp->ack_hold_tsc = 0;
@@ -548,6 +610,8 @@ roce_engine_ack_flush(struct roce_dev *dev, struct roce_qp *qp)
 	const struct roce_out *o = &qp->outq[qp->out_tail & qp->out_mask];
 	uint8_t st = qp->base.state;
 
+	/* every engine's flag is held (control path): the QP's engine sends it */
+	RTE_SET_USED(dev);
 	if (qp->out_head - qp->out_tail != 1 || o->kind != ROCE_OUT_ACK ||
 	    o->syndrome != ROCE_AETH_ACK_NOCREDIT ||
 	    (st != PRDMA_QPS_RTR && st != PRDMA_QPS_RTS && st != PRDMA_QPS_SQD &&
@@ -555,7 +619,7 @@ roce_engine_ack_flush(struct roce_dev *dev, struct roce_qp *qp)
 		return;
 	qp->ack_hold_tsc = 0;
 	roce_resp_tx(qp);
-	tx_flush(dev);
+	tx_flush(qp->eng);
 }
 
 /* Everything a QP does per step besides receiving. */
@@ -609,7 +673,7 @@ qp_due(const struct roce_qp *qp)
 
 /* After @qp ran: marked for the next step if busy, else its timer noted. */
 static inline void
-qp_settle(struct roce_dev *dev, struct roce_qp *qp)
+qp_settle(struct roce_eng *e, struct roce_qp *qp)
 {
 	uint64_t due;
 
@@ -620,9 +684,9 @@ qp_settle(struct roce_dev *dev, struct roce_qp *qp)
 	due = qp_due(qp);
 	if (due == 0)
 		return;
-	dev->qp_tmr[qp->slot >> 6] |= RTE_BIT64(qp->slot & 63);
-	if (due < dev->timer_next)
-		dev->timer_next = due;
+	e->qp_tmr[qp->slot >> 6] |= RTE_BIT64(qp->slot & 63);
+	if (due < e->timer_next)
+		e->timer_next = due;
 }
 
 /*
@@ -631,14 +695,15 @@ qp_settle(struct roce_dev *dev, struct roce_qp *qp)
  * restarts the timer), so timer_next may be early, never late.
  */
 static void
-timers_scan(struct roce_dev *dev, uint64_t now)
+timers_scan(struct roce_eng *e, uint64_t now)
 {
+	struct roce_dev *dev = e->dev;
 	uint64_t next = UINT64_MAX, bits, due;
 	struct roce_qp *qp;
 	uint32_t w, slot;
 
 	for (w = 0; w < dev->qp_act_words; w++) {
-		bits = dev->qp_tmr[w];
+		bits = e->qp_tmr[w];
 		while (bits != 0) {
 			slot = w * 64 + rte_bsf64(bits);
 			bits &= bits - 1;
@@ -648,7 +713,7 @@ timers_scan(struct roce_dev *dev, uint64_t now)
 				due = qp_due(qp);
 			if (due == 0 || due <= now) {
 				/* gone, disarmed, or due: a step settles it again */
-				dev->qp_tmr[w] &= ~RTE_BIT64(slot & 63);
+				e->qp_tmr[w] &= ~RTE_BIT64(slot & 63);
 				if (due != 0)
 					roce_qp_wake_locked(qp);
 				continue;
@@ -657,7 +722,7 @@ timers_scan(struct roce_dev *dev, uint64_t now)
 				next = due;
 		}
 	}
-	dev->timer_next = next;
+	e->timer_next = next;
 }
 
 /*
@@ -675,7 +740,7 @@ resend_timer(struct roce_qp *qp, uint64_t rtx, uint64_t now)
 }
 
 static unsigned int
-qp_run(struct roce_dev *dev, struct roce_qp *qp, uint64_t now)
+qp_run(struct roce_eng *e, struct roce_qp *qp, uint64_t now)
 {
 	uint64_t rtx = qp->cnt[PRDMA_QP_CNT_RETRANSMITS];
 	unsigned int work;
@@ -684,7 +749,7 @@ qp_run(struct roce_dev *dev, struct roce_qp *qp, uint64_t now)
 	resend_timer(qp, rtx, now);
 	if (qp->out_head != qp->out_tail && !ack_held(qp, now, work != 0))
 		work += roce_resp_tx(qp);
-	qp_settle(dev, qp);
+	qp_settle(e, qp);
 	return work;
 }
 
@@ -694,9 +759,10 @@ qp_run(struct roce_dev *dev, struct roce_qp *qp, uint64_t now)
  * starts with the QP that was next: false then.
  */
 static bool
-word_run(struct roce_dev *dev, uint32_t w, uint64_t bits, uint64_t later,
+word_run(struct roce_eng *e, uint32_t w, uint64_t bits, uint64_t later,
 	 uint64_t now, unsigned int *work)
 {
+	struct roce_dev *dev = e->dev;
 	struct roce_qp *qp;
 	uint32_t slot;
 
@@ -708,22 +774,22 @@ word_run(struct roce_dev *dev, uint32_t w, uint64_t bits, uint64_t later,
 			later = 0;
 		}
 		slot = w * 64 + rte_bsf64(bits);
-		if (unlikely(dev->txq_len >= ROCE_TXQ_SIZE)) {
-			tx_flush(dev);
-			if (dev->txq_len >= ROCE_TXQ_SIZE) {
+		if (unlikely(e->txq_len >= ROCE_TXQ_SIZE)) {
+			tx_flush(e);
+			if (e->txq_len >= ROCE_TXQ_SIZE) {
 				bits |= later;
-				if (__atomic_fetch_or(&dev->qp_act[w], bits,
+				if (__atomic_fetch_or(&e->qp_act[w], bits,
 						      __ATOMIC_RELAXED) == 0)
-					__atomic_fetch_or(&dev->qp_act_sum[w >> 6],
+					__atomic_fetch_or(&e->qp_act_sum[w >> 6],
 							  RTE_BIT64(w & 63), __ATOMIC_RELAXED);
-				dev->qp_run_next = slot;
+				e->qp_run_next = slot;
 				return false;
 			}
 		}
 		bits &= bits - 1;
 		qp = dev->qp_tbl[slot];
 		if (qp != NULL)
-			*work += qp_run(dev, qp, now);
+			*work += qp_run(e, qp, now);
 	}
 }
 
@@ -734,10 +800,10 @@ word_run(struct roce_dev *dev, uint32_t w, uint64_t bits, uint64_t later,
  * gets its turn in table order, none starved by those before it.
  */
 static unsigned int
-qps_run(struct roce_dev *dev, uint64_t now)
+qps_run(struct roce_eng *e, uint64_t now)
 {
-	uint32_t n = dev->qp_sum_words, w0 = dev->qp_run_next >> 6, s0 = w0 >> 6;
-	uint64_t wlow = RTE_BIT64(w0 & 63) - 1, blow = RTE_BIT64(dev->qp_run_next & 63) - 1;
+	uint32_t n = e->dev->qp_sum_words, w0 = e->qp_run_next >> 6, s0 = w0 >> 6;
+	uint64_t wlow = RTE_BIT64(w0 & 63) - 1, blow = RTE_BIT64(e->qp_run_next & 63) - 1;
 	uint64_t mask, sum, bits, top;
 	unsigned int work = 0;
 	uint32_t i, s, w;
@@ -747,22 +813,22 @@ qps_run(struct roce_dev *dev, uint64_t now)
 	 * slot 0) and the summary fits a word's bits. One pass gathers the
 	 * marked summary words, then only those are visited, in order.
 	 */
-	if (likely(dev->qp_run_next == 0 && n <= 64)) {
+	if (likely(e->qp_run_next == 0 && n <= 64)) {
 		for (top = 0, i = 0; i < n; i++)
-			top |= (uint64_t)(__atomic_load_n(&dev->qp_act_sum[i],
+			top |= (uint64_t)(__atomic_load_n(&e->qp_act_sum[i],
 							  __ATOMIC_RELAXED) != 0) << i;
 		while (top != 0) {
 			s = (uint32_t)rte_bsf64(top);
 			top &= top - 1;
 			/* acquire: pairs with roce_qp_wake's release */
-			sum = __atomic_exchange_n(&dev->qp_act_sum[s], 0, __ATOMIC_ACQUIRE);
+			sum = __atomic_exchange_n(&e->qp_act_sum[s], 0, __ATOMIC_ACQUIRE);
 			while (sum != 0) {
 				w = s * 64 + rte_bsf64(sum);
 				sum &= sum - 1;
-				bits = __atomic_exchange_n(&dev->qp_act[w], 0, __ATOMIC_ACQUIRE);
-				if (!word_run(dev, w, bits, 0, now, &work)) {
+				bits = __atomic_exchange_n(&e->qp_act[w], 0, __ATOMIC_ACQUIRE);
+				if (!word_run(e, w, bits, 0, now, &work)) {
 					if (sum != 0)
-						__atomic_fetch_or(&dev->qp_act_sum[s], sum,
+						__atomic_fetch_or(&e->qp_act_sum[s], sum,
 								  __ATOMIC_RELAXED);
 					return work;
 				}
@@ -777,58 +843,58 @@ qps_run(struct roce_dev *dev, uint64_t now)
 		if (s >= n)
 			s -= n;
 		mask = i == 0 ? ~wlow : i == n ? wlow : UINT64_MAX;
-		if ((__atomic_load_n(&dev->qp_act_sum[s], __ATOMIC_RELAXED) & mask) == 0)
+		if ((__atomic_load_n(&e->qp_act_sum[s], __ATOMIC_RELAXED) & mask) == 0)
 			continue;
 		/* acquire: pairs with roce_qp_wake's release */
-		sum = __atomic_fetch_and(&dev->qp_act_sum[s], ~mask, __ATOMIC_ACQUIRE) & mask;
+		sum = __atomic_fetch_and(&e->qp_act_sum[s], ~mask, __ATOMIC_ACQUIRE) & mask;
 		while (sum != 0) {
 			w = s * 64 + rte_bsf64(sum);
 			sum &= sum - 1;
-			bits = __atomic_exchange_n(&dev->qp_act[w], 0, __ATOMIC_ACQUIRE);
+			bits = __atomic_exchange_n(&e->qp_act[w], 0, __ATOMIC_ACQUIRE);
 			if (w == w0 && i == 0 ?
-			    !word_run(dev, w, bits & ~blow, bits & blow, now, &work) :
-			    !word_run(dev, w, bits, 0, now, &work)) {
+			    !word_run(e, w, bits & ~blow, bits & blow, now, &work) :
+			    !word_run(e, w, bits, 0, now, &work)) {
 				if (sum != 0)
-					__atomic_fetch_or(&dev->qp_act_sum[s], sum,
+					__atomic_fetch_or(&e->qp_act_sum[s], sum,
 							  __ATOMIC_RELAXED);
 				return work;
 			}
 		}
 	}
 	/* All run: the next step may take the common path again. */
-	dev->qp_run_next = 0;
+	e->qp_run_next = 0;
 	return work;
 }
 
 /* Whether any QP is marked (the summary is one or a few cache lines). */
 static inline bool
-qps_marked(const struct roce_dev *dev)
+qps_marked(const struct roce_eng *e)
 {
 	uint64_t any = 0;
 	uint32_t i;
 
-	for (i = 0; i < dev->qp_sum_words; i++)
-		any |= __atomic_load_n(&dev->qp_act_sum[i], __ATOMIC_RELAXED);
+	for (i = 0; i < e->dev->qp_sum_words; i++)
+		any |= __atomic_load_n(&e->qp_act_sum[i], __ATOMIC_RELAXED);
 	return any != 0;
 }
 
 int
-roce_engine_step(struct roce_dev *dev)
+roce_eng_step(struct roce_eng *e)
 {
 	unsigned int work;
 	uint64_t now;
 
 	/* relaxed: the ACK watch only looks for a change */
-	__atomic_store_n(&dev->steps, dev->steps + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&e->steps, e->steps + 1, __ATOMIC_RELAXED);
 	/*
 	 * Responses (ACKs, NAKs, READ responses) leave in the same step as the
 	 * request that produced them, as an HCA answers without being polled:
 	 * an application that stops polling once it has seen its last receive
 	 * must not leave the sender waiting for an ACK until it retries out.
 	 */
-	work = rx_burst(dev);
+	work = rx_burst(e);
 	/* QPs whose zero-copy frames the port let go: completions to give. */
-	roce_zc_wake(dev);
+	roce_zc_wake(e->dev);
 	/*
 	 * Reading the TSC costs about a third of an idle step. A step that
 	 * received reads it in rx_burst, one with QPs to run reads it here;
@@ -837,40 +903,97 @@ roce_engine_step(struct roce_dev *dev)
 	 * no timer is ever armed from a stale time.
 	 */
 	if (work == 0) {
-		if (!qps_marked(dev) &&
-		    (++dev->idle_steps & (ROCE_IDLE_TSC_STEPS - 1)) != 0)
+		if (!qps_marked(e) &&
+		    (++e->idle_steps & (ROCE_IDLE_TSC_STEPS - 1)) != 0)
 			goto flush;
-		dev->now = rte_rdtsc();
+		e->now = rte_rdtsc();
 	}
-	now = dev->now;
-	if (unlikely(now >= dev->timer_next))
-		timers_scan(dev, now);
-	work += qps_run(dev, now);
+	now = e->now;
+	if (unlikely(now >= e->timer_next))
+		timers_scan(e, now);
+	work += qps_run(e, now);
 flush:
-	tx_flush(dev);
+	tx_flush(e);
 	return (int)work;
+}
+
+int
+roce_engine_step(struct roce_dev *dev)
+{
+	uint32_t i;
+	int n = 0;
+
+	for (i = 0; i < dev->nb_eng; i++)
+		n += roce_eng_step(&dev->eng[i]);
+	return n;
+}
+
+/*
+ * Several engines, inline progress: a frame that reached the queue of an
+ * engine whose CQs nobody polls (RSS or a fanout hashing a QP's frames
+ * there, ARP for engine 0) must still be handed on. A poll of one engine
+ * therefore also steps the device's other engines that have not been
+ * stepped for 50 us (as a ring link steps an idle peer); engines that
+ * their own lcores (or a ring peer's) keep stepping are left alone.
+ */
+int
+roce_eng_step_idle(struct roce_eng *e, uint64_t now)
+{
+	struct roce_dev *dev = e->dev;
+	const int64_t idle = (int64_t)(dev->tsc_hz / ROCE_PEER_IDLE_DIV);
+	struct roce_eng *o;
+	uint32_t j;
+	int n = 0;
+
+	for (j = 0; j < dev->nb_eng; j++) {
+		o = &dev->eng[j];
+		/* relaxed: a coarse hint; signed, the stamp may be newer */
+		if (o == e || (int64_t)(now - __atomic_load_n(&o->last_poll,
+							       __ATOMIC_RELAXED)) < idle)
+			continue;
+		if (roce_eng_trylock(o)) {
+			n += roce_eng_step(o);
+			roce_eng_unlock(o);
+		}
+	}
+	return n;
+}
+
+int
+roce_eng_poll(struct roce_eng *e)
+{
+	struct roce_dev *dev = e->dev;
+	uint64_t now = 0;
+	int n = 0;
+
+	if (roce_eng_trylock(e)) {
+		n = roce_eng_step(e);
+		now = e->now;
+		roce_eng_unlock(e);
+		if (dev->link != NULL)
+			roce_link_stepped(e, now);
+		roce_eng_stamp(e, now);
+	}
+	if (unlikely(dev->nb_eng > 1))
+		n += roce_eng_step_idle(e, now != 0 ? now : rte_rdtsc());
+	if (dev->link != NULL)
+		n += roce_link_step_peer(e, now != 0 ? now : rte_rdtsc());
+	return n;
 }
 
 int
 roce_engine_poll(struct roce_dev *dev)
 {
-	uint64_t now = 0;
+	uint32_t i;
 	int n = 0;
 
-	if (roce_engine_trylock(dev)) {
-		n = roce_engine_step(dev);
-		now = dev->now;
-		roce_engine_unlock(dev);
-		if (dev->link != NULL)
-			roce_link_stepped(dev, now);
-	}
-	if (dev->link != NULL)
-		n += roce_link_step_peer(dev, now != 0 ? now : rte_rdtsc());
+	for (i = 0; i < dev->nb_eng; i++)
+		n += roce_eng_poll(&dev->eng[i]);
 	return n;
 }
 
 void
-roce_engine_kick(struct roce_dev *dev, struct roce_qp *qp)
+roce_engine_kick(struct roce_eng *e, struct roce_qp *qp)
 {
 	unsigned int sent = 0;
 
@@ -891,16 +1014,16 @@ roce_engine_kick(struct roce_dev *dev, struct roce_qp *qp)
 	 * together).
 	 */
 	if (qp->out_head != qp->out_tail && !ack_held(qp, 0, sent != 0)) {
-		if (sent != 0 && dev->ack_delay_tsc != 0)
-			tx_flush(dev);
+		if (sent != 0 && e->dev->ack_delay_tsc != 0)
+			tx_flush(e);
 		roce_resp_tx(qp);
 	}
 	/* What is left (a full staging area, a QP in ERR) is the engine's. */
 	if (unlikely(qp->base.state == PRDMA_QPS_ERR))
 		roce_qp_wake_locked(qp);
 	else
-		qp_settle(dev, qp);
-	tx_flush(dev);
+		qp_settle(e, qp);
+	tx_flush(e);
 }
 
 /* progress=hybrid: watch a poller this long, then nap this long at a time. */
@@ -911,13 +1034,14 @@ roce_engine_kick(struct roce_dev *dev, struct roce_qp *qp)
 static uint32_t
 engine_thread(void *arg)
 {
-	struct roce_dev *dev = arg;
+	struct roce_eng *e = arg;
+	struct roce_dev *dev = e->dev;
 	uint64_t watch = 0, now;
 	const uint64_t watch_max = rte_get_tsc_hz() / 1000000 * ROCE_HYBRID_WATCH_US;
 	unsigned int idle = 0;
 	int n;
 
-	while (__atomic_load_n(&dev->thread_run, __ATOMIC_ACQUIRE)) {
+	while (__atomic_load_n(&e->thread_run, __ATOMIC_ACQUIRE)) {
 		/*
 		 * progress=hybrid: someone polled since the last look, and
 		 * polls step the engine: stay off the engine flag and watch,
@@ -927,7 +1051,7 @@ engine_thread(void *arg)
 		 * (two busy threads per process do not fit a small machine).
 		 */
 		if (dev->cfg.progress_hybrid &&
-		    __atomic_exchange_n(&dev->polled, 0, __ATOMIC_RELAXED) != 0) {
+		    __atomic_exchange_n(&e->polled, 0, __ATOMIC_RELAXED) != 0) {
 			now = rte_get_tsc_cycles();
 			if (watch == 0)
 				watch = now;
@@ -944,9 +1068,9 @@ engine_thread(void *arg)
 		}
 		watch = 0;
 		n = 0;
-		if (roce_engine_trylock(dev)) {
-			n = roce_engine_step(dev);
-			roce_engine_unlock(dev);
+		if (roce_eng_trylock(e)) {
+			n = roce_eng_step(e);
+			roce_eng_unlock(e);
 		}
 		/* Busy-poll while there is traffic; nap when idle so a shared
 		 * core is not burnt. */
@@ -968,31 +1092,48 @@ engine_thread_start(void *arg)
 	return NULL;
 }
 
+/* progress=thread: one thread per engine (each its own core, if any). */
 int
 roce_engine_thread_start(struct roce_dev *dev)
 {
 	char name[RTE_MAX_THREAD_NAME_LEN];
+	struct roce_eng *e;
+	uint32_t i;
 	int ret;
 
-	snprintf(name, sizeof(name), "roce-%u", dev->pdev->dev_id);
-	dev->thread_run = 1;
-	ret = rte_ctrl_thread_create(&dev->thread, name, NULL, engine_thread_start, dev);
-	if (ret != 0) {
-		dev->thread_run = 0;
-		ROCE_LOG(ERR, "%s: cannot start the progress thread: %s",
-			 dev->pdev->name, strerror(ret));
-		return -ret;
+	for (i = 0; i < dev->nb_eng; i++) {
+		e = &dev->eng[i];
+		if (dev->nb_eng == 1)
+			snprintf(name, sizeof(name), "roce-%u", dev->pdev->dev_id);
+		else
+			snprintf(name, sizeof(name), "roce-%u.%u", dev->pdev->dev_id & 0xff,
+				 i & 7);
+		e->thread_run = 1;
+		ret = rte_ctrl_thread_create(&e->thread, name, NULL, engine_thread_start, e);
+		if (ret != 0) {
+			e->thread_run = 0;
+			ROCE_LOG(ERR, "%s: cannot start the progress thread: %s",
+				 dev->pdev->name, strerror(ret));
+			roce_engine_thread_stop(dev);
+			return -ret;
+		}
+		e->thread_started = 1;
 	}
-	dev->thread_started = 1;
 	return 0;
 }
 
 void
 roce_engine_thread_stop(struct roce_dev *dev)
 {
-	if (!dev->thread_started)
-		return;
-	__atomic_store_n(&dev->thread_run, 0, __ATOMIC_RELEASE);
-	pthread_join(dev->thread, NULL);
-	dev->thread_started = 0;
+	struct roce_eng *e;
+	uint32_t i;
+
+	for (i = 0; i < dev->nb_eng; i++) {
+		e = &dev->eng[i];
+		if (!e->thread_started)
+			continue;
+		__atomic_store_n(&e->thread_run, 0, __ATOMIC_RELEASE);
+		pthread_join(e->thread, NULL);
+		e->thread_started = 0;
+	}
 }

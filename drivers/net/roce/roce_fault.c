@@ -59,20 +59,29 @@ void
 roce_fault_config(struct roce_dev *dev, unsigned int dir, unsigned int kind,
 		  uint32_t rate_ppm, uint64_t seed)
 {
-	struct roce_fault_dir *fd = &dev->fault[dir];
+	struct roce_fault_dir *fd;
+	uint32_t i;
 
-	fd->rate[kind] = RTE_MIN(rate_ppm, PPM);
-	/* Each kind its own stream, so one rate does not shift another's hits. */
-	fd->rng[kind] = seed ^ (0x632be59bd9b4e019ull * (kind + 1 + dir * 8));
-	if (fd->delay_tsc == 0)
-		fd->delay_tsc = dev->tsc_hz / 10000; /* 100 us */
-	update_on(fd);
+	for (i = 0; i < dev->nb_eng; i++) {
+		fd = &dev->eng[i].fault[dir];
+		fd->rate[kind] = RTE_MIN(rate_ppm, PPM);
+		/* Each kind its own stream, so one rate does not shift another's
+		 * hits; each engine its own (engine 0: the seed's own). */
+		fd->rng[kind] = (seed + i * 0x9e3779b97f4a7c15ull) ^
+			(0x632be59bd9b4e019ull * (kind + 1 + dir * 8));
+		if (fd->delay_tsc == 0)
+			fd->delay_tsc = dev->tsc_hz / 10000; /* 100 us */
+		update_on(fd);
+	}
 }
 
 void
 roce_fault_delay_config(struct roce_dev *dev, unsigned int dir, uint32_t us)
 {
-	dev->fault[dir].delay_tsc = (uint64_t)us * dev->tsc_hz / 1000000;
+	uint32_t i;
+
+	for (i = 0; i < dev->nb_eng; i++)
+		dev->eng[i].fault[dir].delay_tsc = (uint64_t)us * dev->tsc_hz / 1000000;
 }
 
 /* Offset of the first byte after the BTH, or 0 if the frame is not RoCE. */
@@ -146,10 +155,10 @@ mark_ce(struct rte_mbuf *m)
 }
 
 unsigned int
-roce_fault_frame(struct roce_dev *dev, unsigned int dir, struct rte_mbuf *m,
+roce_fault_frame(struct roce_eng *e, unsigned int dir, struct rte_mbuf *m,
 		 struct rte_mbuf *out[2], uint64_t now)
 {
-	struct roce_fault_dir *fd = &dev->fault[dir];
+	struct roce_fault_dir *fd = &e->fault[dir];
 	struct rte_mbuf *dup = NULL, *held;
 	unsigned int n = 0;
 
@@ -178,7 +187,7 @@ roce_fault_frame(struct roce_dev *dev, unsigned int dir, struct rte_mbuf *m,
 	if (fd->reorder == NULL && hit(fd, PRDMA_ROCE_FAULT_REORDER)) {
 		/* Hold it: the next frame overtakes it. */
 		fd->reorder = m;
-		fd->reorder_due = now + dev->tsc_hz / 1000000 * REORDER_HOLD_US;
+		fd->reorder_due = now + e->dev->tsc_hz / 1000000 * REORDER_HOLD_US;
 		fd->on = 1;
 		m = dup;
 		dup = NULL;
@@ -198,10 +207,10 @@ roce_fault_frame(struct roce_dev *dev, unsigned int dir, struct rte_mbuf *m,
 }
 
 unsigned int
-roce_fault_release(struct roce_dev *dev, unsigned int dir, uint64_t now,
+roce_fault_release(struct roce_eng *e, unsigned int dir, uint64_t now,
 		   struct rte_mbuf **out, unsigned int cap)
 {
-	struct roce_fault_dir *fd = &dev->fault[dir];
+	struct roce_fault_dir *fd = &e->fault[dir];
 	unsigned int n = 0;
 
 	while (n < cap && fd->dq_tail != fd->dq_head) {
@@ -226,11 +235,13 @@ void
 roce_fault_fini(struct roce_dev *dev)
 {
 	struct rte_mbuf *m[ROCE_FAULT_HOLD + 1];
-	unsigned int d, n, i;
+	unsigned int d, n, i, j;
 
-	for (d = 0; d < PRDMA_ROCE_FAULT_DIR_NB; d++) {
-		n = roce_fault_release(dev, d, UINT64_MAX, m, RTE_DIM(m));
-		for (i = 0; i < n; i++)
-			rte_pktmbuf_free(m[i]);
+	for (j = 0; dev->eng != NULL && j < dev->nb_eng; j++) {
+		for (d = 0; d < PRDMA_ROCE_FAULT_DIR_NB; d++) {
+			n = roce_fault_release(&dev->eng[j], d, UINT64_MAX, m, RTE_DIM(m));
+			for (i = 0; i < n; i++)
+				rte_pktmbuf_free(m[i]);
+		}
 	}
 }

@@ -3,11 +3,12 @@
  */
 
 /*
- * Ring mode: two devices joined by two rte_rings, each side an ethdev made
- * with rte_eth_from_rings. The first device probed with a name builds the
- * link (rings, both ports, and the mbuf pool both sides allocate from, so
- * that frames still sitting in a ring never outlive their pool); the second
- * joins it; the last one to leave tears it down.
+ * Ring mode: two devices joined by two rte_rings per engine (engines=),
+ * each side an ethdev made with rte_eth_from_rings, a queue per engine.
+ * The first device probed with a name builds the link (rings, both ports,
+ * and the mbuf pool both sides allocate from, so that frames still sitting
+ * in a ring never outlive their pool); the second joins it; the last one
+ * to leave tears it down.
  */
 
 #include <errno.h>
@@ -42,7 +43,7 @@ ring_drain(struct rte_ring *r)
 static void
 link_free(struct roce_link *l)
 {
-	int i;
+	int i, q;
 
 	for (i = 0; i < 2; i++) {
 		if (l->port[i] != RTE_MAX_ETHPORTS) {
@@ -51,27 +52,35 @@ link_free(struct roce_link *l)
 		}
 	}
 	for (i = 0; i < 2; i++) {
-		if (l->ring[i] != NULL) {
-			ring_drain(l->ring[i]);
-			rte_ring_free(l->ring[i]);
+		for (q = 0; q < ROCE_MAX_ENGINES; q++) {
+			if (l->ring[i][q] != NULL) {
+				ring_drain(l->ring[i][q]);
+				rte_ring_free(l->ring[i][q]);
+			}
 		}
 	}
 	rte_mempool_free(l->mp);
 	rte_free(l);
 }
 
+/*
+ * @nq ring pairs: side i's rx queue q is ring[i][q], the other side's tx
+ * queue q. Both sides have the same number of queues (engines= of the side
+ * that built the link; the other must ask for as many).
+ */
 static struct roce_link *
-link_create(const char *name, int socket)
+link_create(const char *name, int socket, uint32_t nq)
 {
 	struct roce_link *l;
 	char buf[RTE_RING_NAMESIZE];
-	uint32_t gen = ++link_gen;
+	uint32_t gen = ++link_gen, q;
 	int i, ret;
 
 	l = rte_zmalloc_socket("roce_link", sizeof(*l), RTE_CACHE_LINE_SIZE, socket);
 	if (l == NULL)
 		return NULL;
 	snprintf(l->name, sizeof(l->name), "%s", name);
+	l->nb_q = nq;
 	l->port[0] = l->port[1] = RTE_MAX_ETHPORTS;
 	snprintf(buf, sizeof(buf), "roce_mp_%u", gen);
 	l->mp = rte_pktmbuf_pool_create(buf, ROCE_NB_MBUF, 256, 0,
@@ -81,13 +90,15 @@ link_create(const char *name, int socket)
 		goto err;
 	}
 	for (i = 0; i < 2; i++) {
-		snprintf(buf, sizeof(buf), "roce_r%u_%d", gen, i);
-		l->ring[i] = rte_ring_create(buf, ROCE_RING_SIZE, socket,
-					     RING_F_SP_ENQ | RING_F_SC_DEQ);
-		if (l->ring[i] == NULL) {
-			ROCE_LOG(ERR, "ring %s: cannot create a ring: %s", name,
-				 rte_strerror(rte_errno));
-			goto err;
+		for (q = 0; q < nq; q++) {
+			snprintf(buf, sizeof(buf), "roce_r%u_%d_%u", gen, i, q);
+			l->ring[i][q] = rte_ring_create(buf, ROCE_RING_SIZE, socket,
+							RING_F_SP_ENQ | RING_F_SC_DEQ);
+			if (l->ring[i][q] == NULL) {
+				ROCE_LOG(ERR, "ring %s: cannot create a ring: %s", name,
+					 rte_strerror(rte_errno));
+				goto err;
+			}
 		}
 		/* Locally administered, per link and side. */
 		l->mac[i].addr_bytes[0] = 0x02;
@@ -99,7 +110,7 @@ link_create(const char *name, int socket)
 	}
 	for (i = 0; i < 2; i++) {
 		snprintf(buf, sizeof(buf), "net_roce_%u_%d", gen, i);
-		ret = rte_eth_from_rings(buf, &l->ring[i], 1, &l->ring[1 - i], 1,
+		ret = rte_eth_from_rings(buf, l->ring[i], nq, l->ring[1 - i], nq,
 					 (unsigned int)(socket < 0 ? 0 : socket));
 		if (ret < 0) {
 			ROCE_LOG(ERR, "ring %s: rte_eth_from_rings: %s", name,
@@ -134,12 +145,18 @@ roce_link_attach(struct roce_dev *dev, const char *name, int side)
 				 ROCE_MAX_LINKS);
 			return -ENOSPC;
 		}
-		l = link_create(name, dev->pdev->socket_id);
+		l = link_create(name, dev->pdev->socket_id, dev->nb_eng);
 		if (l == NULL) {
 			pthread_mutex_unlock(&links_lock);
 			return -ENOMEM;
 		}
 		links[free_slot] = l;
+	}
+	if (l->nb_q != dev->nb_eng) {
+		pthread_mutex_unlock(&links_lock);
+		ROCE_LOG(ERR, "ring=%s,side=%d: engines=%u, but the link has %u queues "
+			 "(the other side's engines=)", name, side, dev->nb_eng, l->nb_q);
+		return -EINVAL;
 	}
 	if (l->dev[side] != NULL) {
 		pthread_mutex_unlock(&links_lock);
@@ -169,8 +186,9 @@ roce_link_detach(struct roce_dev *dev)
 	/* The peer may be stepping us from its own engine: hold our flag. */
 	__atomic_store_n(&l->dev[dev->side], NULL, __ATOMIC_RELEASE);
 	/* Wait until no engine step of the peer still holds our pointer. */
-	while (__atomic_load_n(&l->stepping, __ATOMIC_ACQUIRE) != 0)
-		rte_pause();
+	for (i = 0; i < ROCE_MAX_ENGINES; i++)
+		while (__atomic_load_n(&l->q[i].stepping, __ATOMIC_ACQUIRE) != 0)
+			rte_pause();
 	dev->link = NULL;
 	if (--l->refs == 0) {
 		for (i = 0; i < ROCE_MAX_LINKS; i++)
@@ -181,11 +199,15 @@ roce_link_detach(struct roce_dev *dev)
 	pthread_mutex_unlock(&links_lock);
 }
 
+/* Engine q of one side steps engine q of the other: the pair of a QP
+ * placed alike on both sides. */
 int
-roce_link_step_peer(struct roce_dev *dev, uint64_t now)
+roce_link_step_peer(struct roce_eng *e, uint64_t now)
 {
+	struct roce_dev *dev = e->dev;
 	struct roce_link *l = dev->link;
 	struct roce_dev *peer;
+	struct roce_eng *pe;
 	int n = 0;
 
 	if (l == NULL)
@@ -193,24 +215,33 @@ roce_link_step_peer(struct roce_dev *dev, uint64_t now)
 	/* Leave a peer alone that its own lcore keeps stepping: sharing it
 	 * would bounce its cache lines between cores for nothing. */
 	/* Signed: the peer's stamp may be newer than our (idle) step's time. */
-	if ((int64_t)(now - __atomic_load_n(&l->last_step[1 - dev->side], __ATOMIC_RELAXED)) <
+	if ((int64_t)(now - __atomic_load_n(&l->q[e->idx].last_step[1 - dev->side],
+					    __ATOMIC_RELAXED)) <
 	    (int64_t)(dev->tsc_hz / ROCE_PEER_IDLE_DIV))
 		return 0;
 	/* Pin the peer: its removal waits for stepping to drop to zero. */
-	__atomic_fetch_add(&l->stepping, 1, __ATOMIC_ACQ_REL);
+	__atomic_fetch_add(&l->q[e->idx].stepping, 1, __ATOMIC_ACQ_REL);
 	peer = __atomic_load_n(&l->dev[1 - dev->side], __ATOMIC_ACQUIRE);
-	if (peer != NULL && !peer->cfg.progress_thread && roce_engine_trylock(peer)) {
-		n = roce_engine_step(peer);
-		roce_engine_unlock(peer);
+	if (peer != NULL && !peer->cfg.progress_thread) {
+		pe = &peer->eng[e->idx];
+		if (roce_eng_trylock(pe)) {
+			n = roce_eng_step(pe);
+			roce_eng_unlock(pe);
+			roce_eng_stamp(pe, now);
+		}
+		/* and the peer's engines nobody steps (frames handed to them) */
+		if (unlikely(peer->nb_eng > 1))
+			n += roce_eng_step_idle(pe, now);
 	}
-	__atomic_fetch_sub(&l->stepping, 1, __ATOMIC_RELEASE);
+	__atomic_fetch_sub(&l->q[e->idx].stepping, 1, __ATOMIC_RELEASE);
 	return n;
 }
 
 void
-roce_link_stepped(struct roce_dev *dev, uint64_t now)
+roce_link_stepped(struct roce_eng *e, uint64_t now)
 {
-	uint64_t *ts = &dev->link->last_step[dev->side];
+	struct roce_dev *dev = e->dev;
+	uint64_t *ts = &dev->link->q[e->idx].last_step[dev->side];
 
 	/* Write rarely: every write costs the peer a cache miss. */
 	if ((int64_t)(now - __atomic_load_n(ts, __ATOMIC_RELAXED)) >
@@ -227,12 +258,14 @@ void
 roce_link_drain_orphan(struct roce_dev *dev)
 {
 	struct roce_link *l = dev->link;
+	uint32_t q;
 
 	if (l == NULL)
 		return;
 	pthread_mutex_lock(&links_lock);
-	/* Our tx ring is the peer's rx ring: its only reader is absent. */
+	/* Our tx rings are the peer's rx rings: their only reader is absent. */
 	if (__atomic_load_n(&l->dev[1 - dev->side], __ATOMIC_ACQUIRE) == NULL)
-		ring_drain(l->ring[1 - dev->side]);
+		for (q = 0; q < l->nb_q; q++)
+			ring_drain(l->ring[1 - dev->side][q]);
 	pthread_mutex_unlock(&links_lock);
 }

@@ -327,13 +327,40 @@ roce_mcast_qp_gone(struct roce_dev *dev, struct roce_qp *qp)
 /* Engine                                                                  */
 /* ---------------------------------------------------------------------- */
 
-int
-roce_mcast_rx(struct roce_dev *dev, struct roce_pkt *pkt)
+/* relaxed: with several engines each may count here, none reads */
+#define MC_COUNT(mc, f, n) __atomic_fetch_add(&(mc)->st.f, (n), __ATOMIC_RELAXED)
+
+/*
+ * Several engines: engine 0 receives every group frame (roce_engine.c),
+ * delivers it to the members it owns and hands the frame (one more
+ * reference, not a copy) to each other engine that owns a member; those
+ * deliver to theirs. Each member QP is thus served only by its engine.
+ */
+static void
+mcast_fan_out(struct roce_eng *e, struct rte_mbuf *m, const struct roce_mcast_grp *g)
 {
+	struct roce_dev *dev = e->dev;
+	uint32_t want = 0, j;
+	unsigned int i;
+
+	for (i = 0; i < g->nb_qp; i++)
+		want |= RTE_BIT32(g->qp[i]->eng->idx);
+	for (j = 1; j < dev->nb_eng; j++) {
+		if ((want & RTE_BIT32(j)) == 0)
+			continue;
+		rte_mbuf_refcnt_update(m, 1);
+		roce_eng_handoff(e, j, m);
+	}
+}
+
+int
+roce_mcast_rx(struct roce_eng *e, struct rte_mbuf *m, struct roce_pkt *pkt)
+{
+	struct roce_dev *dev = e->dev;
 	struct roce_mcast *mc = &dev->mcast;
 	struct roce_mcast_grp *g;
 	union prdma_gid gid;
-	unsigned int i;
+	unsigned int i, n = 0;
 
 	if (pkt->ipv6) {
 		if (pkt->dst_ip[0] != 0xff)
@@ -345,48 +372,58 @@ roce_mcast_rx(struct roce_dev *dev, struct roce_pkt *pkt)
 		memcpy(gid.raw, v4mapped, sizeof(v4mapped));
 		memcpy(&gid.raw[12], pkt->dst_ip, 4);
 	}
-	dev->st.dev[PRDMA_DEV_CNT_RDMA_IN_FRAMES]++;
-	dev->st.dev[PRDMA_DEV_CNT_RDMA_IN_OCTETS] += pkt->roce_len;
+	/* a frame handed on by engine 0 was counted and checked there */
+	if (e->idx == 0) {
+		e->st.dev[PRDMA_DEV_CNT_RDMA_IN_FRAMES]++;
+		e->st.dev[PRDMA_DEV_CNT_RDMA_IN_OCTETS] += pkt->roce_len;
+	}
 	/* Only UD datagrams go to groups, and only to DestQP 0xFFFFFF. */
 	if ((pkt->bth.opcode & ROCE_TR_MASK) != ROCE_TR_UD ||
 	    pkt->bth.dqpn != ROCE_MCAST_QPN || pkt->ipv6 != dev->ipv6 ||
 	    (pkt->bth.pkey & ROCE_PKEY_MASK) != ROCE_PKEY_MASK) {
-		mc->st.bad_dqpn++;
-		dev->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
+		MC_COUNT(mc, bad_dqpn, 1);
+		e->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
 		return 1;
 	}
 	if (!dev->cfg.mcast_loop &&
 	    memcmp(pkt->src_ip, dev->ip, dev->ipv6 ? 16 : 4) == 0) {
-		mc->st.own_dropped++;
+		MC_COUNT(mc, own_dropped, 1);
 		return 1;
 	}
 	g = grp_find(mc, &gid);
 	if (g == NULL) {
-		mc->st.no_group++;
+		MC_COUNT(mc, no_group, 1);
 		return 1;
 	}
+	if (unlikely(dev->nb_eng > 1) && e->idx == 0)
+		mcast_fan_out(e, m, g);
 	/* Each QP applies its own Q_Key and takes its own receive WQE. */
-	for (i = 0; i < g->nb_qp; i++)
+	for (i = 0; i < g->nb_qp; i++) {
+		if (g->qp[i]->eng != e)
+			continue;
 		roce_resp_rx(g->qp[i], pkt);
-	mc->st.delivered += g->nb_qp;
+		n++;
+	}
+	MC_COUNT(mc, delivered, n);
 	return 1;
 }
 
 void
-roce_mcast_tx_loop(struct roce_dev *dev, struct rte_mbuf *m)
+roce_mcast_tx_loop(struct roce_eng *e, struct rte_mbuf *m)
 {
+	struct roce_dev *dev = e->dev;
 	struct rte_mbuf *c;
 
 	if (!dev->cfg.mcast_loop || dev->mcast.nb_grp == 0)
 		return;
 	c = rte_pktmbuf_copy(m, dev->mp, 0, UINT32_MAX);
 	if (c == NULL) {
-		dev->st.drop.tx_no_mbuf++;
+		e->st.drop.tx_no_mbuf++;
 		return;
 	}
-	if (rte_ring_sp_enqueue(dev->loop, c) != 0) {
+	if (rte_ring_sp_enqueue(e->loop, c) != 0) {
 		rte_pktmbuf_free(c);    /* a full loop ring is a lost frame */
 		return;
 	}
-	dev->mcast.st.looped++;
+	MC_COUNT(&dev->mcast, looped, 1);
 }

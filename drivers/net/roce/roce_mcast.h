@@ -62,10 +62,14 @@ void roce_mcast_qp_gone(struct roce_dev *dev, struct roce_qp *qp);
 /*
  * Engine receive: a frame to a multicast IP is taken here (returns 1:
  * delivered to the group's QPs or counted as a drop); 0 for unicast.
+ * With several engines, engine @e delivers to its own members only;
+ * engine 0, which receives every group frame, first hands @m (one more
+ * reference) to each other engine that owns a member.
  */
-int roce_mcast_rx(struct roce_dev *dev, struct roce_pkt *pkt);
+struct roce_eng;
+int roce_mcast_rx(struct roce_eng *e, struct rte_mbuf *m, struct roce_pkt *pkt);
 /* Engine transmit of a frame to a group MAC: copy it to our own loop ring
  * when mcast_loop=1 and one of our QPs is in a group. */
-void roce_mcast_tx_loop(struct roce_dev *dev, struct rte_mbuf *m);
+void roce_mcast_tx_loop(struct roce_eng *e, struct rte_mbuf *m);
 
 #endif /* ROCE_MCAST_H */

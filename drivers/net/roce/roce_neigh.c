@@ -234,10 +234,13 @@ static int
 arp_send(struct roce_dev *dev, uint16_t op, const struct rte_ether_addr *dmac,
 	 const uint8_t *tip)
 {
+	/* ARP is engine 0's (it receives the frames of no QP); the control
+	 * path sends with every flag held */
+	struct roce_eng *e = &dev->eng[0];
 	struct rte_mbuf *m;
 	uint8_t *p;
 
-	if (dev->txq_len >= ROCE_TXQ_SIZE)
+	if (e->txq_len >= ROCE_TXQ_SIZE)
 		return -ENOBUFS;
 	m = rte_pktmbuf_alloc(dev->mp);
 	if (m == NULL)
@@ -264,11 +267,11 @@ arp_send(struct roce_dev *dev, uint16_t op, const struct rte_ether_addr *dmac,
 	m->pkt_len = ROCE_MIN_FRAME;
 	if (dev->pcap != NULL)
 		roce_pcap_write(dev->pcap, m);
-	dev->txq[dev->txq_len++] = m;
+	e->txq[e->txq_len++] = m;
 	if (op == 1)
-		dev->xst.arp_requests++;
+		e->xst.arp_requests++;
 	else
-		dev->xst.arp_replies++;
+		e->xst.arp_replies++;
 	return 0;
 }
 
@@ -382,7 +385,7 @@ roce_neigh_resolve(struct roce_dev *dev, const uint8_t *ip, int ipv6,
 		roce_engine_step(dev);
 		roce_engine_unlock(dev);
 		if (dev->link != NULL)
-			roce_link_step_peer(dev, rte_rdtsc());
+			roce_link_step_peer(&dev->eng[0], rte_rdtsc());
 		rte_pause();
 	}
 	log_unreachable(dev, ip, ipv6, RESOLVE_MS);

@@ -177,9 +177,9 @@ roce_post_send(struct prdma_qp *pqp, const struct prdma_send_wr *wr,
 	/* release: the WQEs are written before the engine sees the new head */
 	__atomic_store_n(&qp->sq_head, head, __ATOMIC_RELEASE);
 	if ((!dev->cfg.progress_thread || dev->cfg.progress_hybrid) &&
-	    roce_engine_trylock(dev)) {
-		roce_engine_kick(dev, qp);
-		roce_engine_unlock(dev);
+	    roce_eng_trylock(qp->eng)) {
+		roce_engine_kick(qp->eng, qp);
+		roce_eng_unlock(qp->eng);
 	} else {
 		/* the engine steps only marked QPs */
 		roce_qp_wake(qp);

@@ -179,20 +179,11 @@ roce_qp_table_init(struct roce_dev *dev, int socket)
 	dev->qp_act_words = RTE_MAX(slots / 64, 1u);
 	dev->qp_sum_words = (dev->qp_act_words + 63) / 64;
 	dev->qp_slot_next = 2;
-	dev->timer_next = UINT64_MAX;
 	dev->qp_tbl = rte_zmalloc_socket("roce_qp_tbl", sizeof(*dev->qp_tbl) * slots,
 					 RTE_CACHE_LINE_SIZE, socket);
 	dev->qpn_gen = rte_zmalloc_socket("roce_qpn_gen", sizeof(*dev->qpn_gen) * slots,
 					  RTE_CACHE_LINE_SIZE, socket);
-	dev->qp_act = rte_zmalloc_socket("roce_qp_act", sizeof(uint64_t) * dev->qp_act_words,
-					 RTE_CACHE_LINE_SIZE, socket);
-	dev->qp_act_sum = rte_zmalloc_socket("roce_qp_sum",
-					     sizeof(uint64_t) * dev->qp_sum_words,
-					     RTE_CACHE_LINE_SIZE, socket);
-	dev->qp_tmr = rte_zmalloc_socket("roce_qp_tmr", sizeof(uint64_t) * dev->qp_act_words,
-					 RTE_CACHE_LINE_SIZE, socket);
-	if (dev->qp_tbl == NULL || dev->qpn_gen == NULL || dev->qp_act == NULL ||
-	    dev->qp_act_sum == NULL || dev->qp_tmr == NULL) {
+	if (dev->qp_tbl == NULL || dev->qpn_gen == NULL) {
 		ROCE_LOG(ERR, "max_qp=%u: no memory for a table of %u QPs",
 			 dev->cfg.max_qp, slots);
 		roce_qp_table_fini(dev);
@@ -206,14 +197,8 @@ roce_qp_table_fini(struct roce_dev *dev)
 {
 	rte_free(dev->qp_tbl);
 	rte_free(dev->qpn_gen);
-	rte_free(dev->qp_act);
-	rte_free(dev->qp_act_sum);
-	rte_free(dev->qp_tmr);
 	dev->qp_tbl = NULL;
 	dev->qpn_gen = NULL;
-	dev->qp_act = NULL;
-	dev->qp_act_sum = NULL;
-	dev->qp_tmr = NULL;
 }
 
 /*
@@ -223,7 +208,7 @@ roce_qp_table_fini(struct roce_dev *dev)
  * right after its QP is destroyed even when one slot is free.
  */
 static int
-qpn_alloc(struct roce_dev *dev, int gsi, uint32_t *qpn)
+qpn_alloc(struct roce_dev *dev, int gsi, uint32_t eng, uint32_t *qpn)
 {
 	uint32_t i, slot, gen, ngen = 1u << (ROCE_QPN_BITS - dev->qp_slot_bits);
 
@@ -236,7 +221,9 @@ qpn_alloc(struct roce_dev *dev, int gsi, uint32_t *qpn)
 	for (i = 0; i <= dev->qp_slot_mask; i++) {
 		slot = dev->qp_slot_next;
 		dev->qp_slot_next = slot + 1 > dev->qp_slot_mask ? 2 : slot + 1;
-		if (slot < 2 || dev->qp_tbl[slot] != NULL)
+		/* engine @eng owns the slots eng mod N: the QPN names it */
+		if (slot < 2 || dev->qp_tbl[slot] != NULL ||
+		    roce_slot_eng(slot, dev->nb_eng) != eng)
 			continue;
 		gen = (dev->qpn_gen[slot] + 1 + prdma_random32() % (ngen - 1)) & (ngen - 1);
 		/* 0xffffff is the multicast QPN */
@@ -318,6 +305,68 @@ resp_block_grow(struct roce_qp *qp, void *block, uint32_t rd)
 	return old_out;
 }
 
+/*
+ * Several engines: a CQ is filled by one engine only (its ring has one
+ * producer), an SRQ emptied by one (one consumer). A QP goes to the engine
+ * its send CQ, else its receive CQ, else its SRQ is bound to; with all of
+ * them new, to the next engine in turn, and they are bound to it. A QP
+ * whose CQs or SRQ are bound to different engines is refused. The GSI QP
+ * has slot 1: engine 1 mod N. Returns the engine or -EINVAL (engine flags
+ * held).
+ */
+static int
+qp_place(struct roce_dev *dev, struct roce_qp *qp, int gsi)
+{
+	int32_t b[3] = { qp->scq != NULL ? qp->scq->eng : -1,
+			 qp->rcq != NULL ? qp->rcq->eng : -1,
+			 qp->srq != NULL ? qp->srq->eng : -1 };
+	int32_t eng = gsi ? (int32_t)roce_slot_eng(1, dev->nb_eng) : -1;
+	unsigned int i;
+
+	if (dev->nb_eng == 1)
+		return 0;
+	for (i = 0; i < RTE_DIM(b); i++) {
+		if (b[i] < 0)
+			continue;
+		if (eng >= 0 && b[i] != eng) {
+			/* once per device at ERR: a loop of refused creates
+			 * would flood the log */
+			rte_log(dev->place_logged ? RTE_LOG_DEBUG : RTE_LOG_ERR, roce_logtype,
+				"roce: %s: engines=%u: a QP's CQs and SRQ must be "
+				"served by one engine (its send CQ's); this one's %s is "
+				"bound to engine %d, not %d\n", dev->pdev->name, dev->nb_eng,
+				i == 0 ? "send CQ" : i == 1 ? "receive CQ" : "SRQ",
+				b[i], eng);
+			dev->place_logged = 1;
+			rte_errno = EINVAL;
+			return -EINVAL;
+		}
+		eng = b[i];
+	}
+	if (eng < 0) {
+		eng = (int32_t)dev->eng_next;
+		dev->eng_next = (dev->eng_next + 1) % dev->nb_eng;
+	}
+	return eng;
+}
+
+/* Bind the QP and its CQs and SRQ to engine @eng (engine flags held). */
+static void
+qp_bind(struct roce_qp *qp, uint32_t eng)
+{
+	struct roce_dev *dev = qp->rdev;
+
+	qp->eng = &dev->eng[eng];
+	/* relaxed: pollers read it relaxed (roce_cq_eng); the engines see it
+	 * with the flags' release */
+	if (qp->scq != NULL)
+		__atomic_store_n(&qp->scq->eng, (int32_t)eng, __ATOMIC_RELAXED);
+	if (qp->rcq != NULL)
+		__atomic_store_n(&qp->rcq->eng, (int32_t)eng, __ATOMIC_RELAXED);
+	if (qp->srq != NULL)
+		qp->srq->eng = (int32_t)eng;
+}
+
 int
 roce_qp_create(struct prdma_qp *pqp, struct prdma_qp_init_attr *attr)
 {
@@ -326,7 +375,7 @@ roce_qp_create(struct prdma_qp *pqp, struct prdma_qp_init_attr *attr)
 	int gsi = !!(attr->create_flags & PRDMA_QP_CREATE_GSI);
 	uint32_t nsq, i, qpn;
 	void *block;
-	int slot, ret;
+	int slot, ret, eng;
 
 	/* RoCE has no subnet management (no QP0) */
 	if (attr->create_flags & PRDMA_QP_CREATE_SMI)
@@ -369,12 +418,18 @@ roce_qp_create(struct prdma_qp *pqp, struct prdma_qp_init_attr *attr)
 			goto err;
 	}
 	roce_engine_lock(dev);
-	slot = dev->nb_qps >= dev->cfg.max_qp && !gsi ? -ENOSPC : qpn_alloc(dev, gsi, &qpn);
+	eng = qp_place(dev, qp, gsi);
+	if (eng < 0)
+		slot = eng;
+	else
+		slot = dev->nb_qps >= dev->cfg.max_qp && !gsi ? -ENOSPC :
+			qpn_alloc(dev, gsi, (uint32_t)eng, &qpn);
 	if (slot < 0) {
 		roce_engine_unlock(dev);
 		ret = slot;
 		goto err;
 	}
+	qp_bind(qp, (uint32_t)eng);
 	qp->slot = (uint32_t)slot;
 	pqp->qp_num = qpn;
 	qp->sport = qp_sport(qpn);
@@ -632,6 +687,7 @@ roce_qp_destroy(struct prdma_qp *pqp)
 {
 	struct roce_qp *qp = (struct roce_qp *)pqp;
 	struct roce_dev *dev = qp->rdev;
+	struct roce_eng *e = qp->eng;
 	uint32_t w = qp->slot >> 6;
 
 	roce_engine_lock(dev);
@@ -674,9 +730,9 @@ roce_qp_destroy(struct prdma_qp *pqp)
 	if (dev->qp_tbl[qp->slot] == qp) {
 		dev->qp_tbl[qp->slot] = NULL;
 		/* A mark left set would only step an empty slot: clear it anyway. */
-		__atomic_fetch_and(&dev->qp_act[w], ~RTE_BIT64(qp->slot & 63),
+		__atomic_fetch_and(&e->qp_act[w], ~RTE_BIT64(qp->slot & 63),
 				   __ATOMIC_RELAXED);
-		dev->qp_tmr[w] &= ~RTE_BIT64(qp->slot & 63);
+		e->qp_tmr[w] &= ~RTE_BIT64(qp->slot & 63);
 	}
 	roce_mcast_qp_gone(dev, qp);
 	dev->nb_qps--;

@@ -314,7 +314,7 @@ zc_send(struct roce_qp *qp, struct roce_swqe *w, struct rte_mbuf *m,
 		return -EACCES;
 	if (k == NULL)
 		return -ENOBUFS; /* the DMA MR: no key slot to account it to */
-	return roce_zc_frame_send(dev, qp, m, path, hlen, va, pay, k, &w->zc_out);
+	return roce_zc_frame_send(qp->eng, qp, m, path, hlen, va, pay, k, &w->zc_out);
 }
 
 /* Build and queue one packet of @w at byte offset qp->sq_off. */
@@ -429,7 +429,7 @@ send_packet(struct roce_qp *qp, struct roce_swqe *w)
 			qp->pkts_noack = 0;
 		}
 	}
-	m = roce_frame_start(dev, path, qp->sport, &p);
+	m = roce_frame_start(qp->eng, path, qp->sport, &p);
 	if (m == NULL)
 		return -ENOBUFS;
 	hlen = roce_hdr_encode(p, &bth, &ext);
@@ -457,7 +457,7 @@ send_packet(struct roce_qp *qp, struct roce_swqe *w)
 		}
 	}
 	if (qp->base.qp_type == PRDMA_QPT_UD)
-		roce_frame_send(dev, m, path, hlen + pay);
+		roce_frame_send(qp->eng, m, path, hlen + pay);
 	else
 		roce_frame_send_qp(qp, m, hlen + pay);
 sent:
@@ -466,10 +466,10 @@ sent:
 	if (unlikely(qp->probe_next)) {
 		/* The probe: counted apart, it is not a retry. */
 		qp->probe_next = 0;
-		dev->xst.tlp_probes++;
+		qp->eng->xst.tlp_probes++;
 	} else if (roce_psn_cmp(psn, qp->max_psn) < 0) {
 		qp->cnt[PRDMA_QP_CNT_RETRANSMITS]++;
-		dev->st.dev[PRDMA_DEV_CNT_RETRANSMITS]++;
+		qp->eng->st.dev[PRDMA_DEV_CNT_RETRANSMITS]++;
 	} else {
 		/* New data: a new tail to probe, and maybe an RTT sample. */
 		qp->probe_sent = 0;
@@ -664,7 +664,7 @@ ack_upto(struct roce_qp *qp, uint32_t psn, uint64_t now)
 		qp->una_psn = una;
 		if (qp->probe_sent && roce_psn_cmp(psn, qp->probe_psn) >= 0) {
 			/* The probed tail is acknowledged, no timeout needed. */
-			qp->rdev->xst.tlp_acked++;
+			qp->eng->xst.tlp_acked++;
 		}
 		qp->probe_sent = 0;
 	}
@@ -703,8 +703,8 @@ rx_ack(struct roce_qp *qp, struct roce_pkt *pkt, uint64_t now)
 		return;
 	case ROCE_AETH_RNR_NAK:
 		qp->cnt[PRDMA_QP_CNT_RNR_NAK_RCVD]++;
-		qp->rdev->st.dev[PRDMA_DEV_CNT_RNR_EVENTS]++;
-		qp->rdev->st.dev[PRDMA_DEV_CNT_NAKS_RECEIVED]++;
+		qp->eng->st.dev[PRDMA_DEV_CNT_RNR_EVENTS]++;
+		qp->eng->st.dev[PRDMA_DEV_CNT_NAKS_RECEIVED]++;
 		ack_upto(qp, roce_psn_add(psn, ROCE_PSN_MASK), now);
 		w = oldest(qp);
 		if (w == NULL)
@@ -726,7 +726,7 @@ rx_ack(struct roce_qp *qp, struct roce_pkt *pkt, uint64_t now)
 	default:
 		return; /* reserved type: ignore */
 	}
-	qp->rdev->st.dev[PRDMA_DEV_CNT_NAKS_RECEIVED]++;
+	qp->eng->st.dev[PRDMA_DEV_CNT_NAKS_RECEIVED]++;
 	ack_upto(qp, roce_psn_add(psn, ROCE_PSN_MASK), now);
 	w = oldest(qp);
 	switch (syn) {
@@ -879,7 +879,7 @@ roce_req_rx(struct roce_qp *qp, struct roce_pkt *pkt, uint64_t now)
 	uint32_t psn = pkt->bth.psn;
 
 	if (state != PRDMA_QPS_RTS && state != PRDMA_QPS_SQD) {
-		qp->rdev->st.drop.qp_state++;
+		qp->eng->st.drop.qp_state++;
 		return;
 	}
 	/* Only PSNs we have sent can be answered. */

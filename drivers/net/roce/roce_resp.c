@@ -68,7 +68,7 @@ send_nak(struct roce_qp *qp, uint32_t psn, uint8_t syndrome)
 {
 	struct roce_out *o = out_push(qp);
 
-	qp->rdev->st.dev[PRDMA_DEV_CNT_NAKS_SENT]++;
+	qp->eng->st.dev[PRDMA_DEV_CNT_NAKS_SENT]++;
 	switch (syndrome) {
 	case ROCE_NAK_PSN_SEQ:
 		qp->cnt[PRDMA_QP_CNT_NAK_SEQ_SENT]++;
@@ -84,7 +84,7 @@ send_nak(struct roce_qp *qp, uint32_t psn, uint8_t syndrome)
 		break;
 	default:
 		qp->cnt[PRDMA_QP_CNT_RNR_NAK_SENT]++;
-		qp->rdev->st.dev[PRDMA_DEV_CNT_RNR_EVENTS]++;
+		qp->eng->st.dev[PRDMA_DEV_CNT_RNR_EVENTS]++;
 		break;
 	}
 	if (o == NULL)
@@ -216,7 +216,7 @@ rc_duplicate(struct roce_qp *qp, struct roce_pkt *pkt)
 	uint32_t psn = pkt->bth.psn, i;
 
 	qp->cnt[PRDMA_QP_CNT_DUPLICATES]++;
-	qp->rdev->st.dev[PRDMA_DEV_CNT_DUPLICATES]++;
+	qp->eng->st.dev[PRDMA_DEV_CNT_DUPLICATES]++;
 	if (pkt->flags & (ROCE_F_READ | ROCE_F_ATOMIC)) {
 		for (i = 0; i < qp->res_cap; i++) {
 			struct roce_res *r = &qp->res[i];
@@ -490,8 +490,8 @@ send_write(struct roce_qp *qp, struct roce_pkt *pkt, enum prdma_event_type *ev)
 static void
 icrc_drop(struct roce_qp *qp)
 {
-	qp->rdev->st.drop.bad_icrc++;
-	qp->rdev->st.dev[PRDMA_DEV_CNT_ICRC_DROPS]++;
+	qp->eng->st.drop.bad_icrc++;
+	qp->eng->st.dev[PRDMA_DEV_CNT_ICRC_DROPS]++;
 }
 
 /*
@@ -544,7 +544,7 @@ rc_rx(struct roce_qp *qp, struct roce_pkt *pkt)
 		return;
 	if (d > 0) {
 		qp->cnt[PRDMA_QP_CNT_OUT_OF_SEQUENCE]++;
-		qp->rdev->st.dev[PRDMA_DEV_CNT_OUT_OF_SEQUENCE]++;
+		qp->eng->st.dev[PRDMA_DEV_CNT_OUT_OF_SEQUENCE]++;
 		if (!qp->nak_sent) {
 			qp->nak_sent = 1;
 			send_nak(qp, qp->epsn, ROCE_NAK_PSN_SEQ);
@@ -615,7 +615,7 @@ uc_rx(struct roce_qp *qp, struct roce_pkt *pkt)
 	if (psn != qp->epsn) {
 		/* A gap: abandon the message in progress, resync on FIRST/ONLY. */
 		qp->cnt[PRDMA_QP_CNT_OUT_OF_SEQUENCE]++;
-		qp->rdev->st.dev[PRDMA_DEV_CNT_OUT_OF_SEQUENCE]++;
+		qp->eng->st.dev[PRDMA_DEV_CNT_OUT_OF_SEQUENCE]++;
 		qp->resp_op = 0;
 		qp->rcv_off = 0;
 		qp->uc_drop = 1;
@@ -637,7 +637,7 @@ uc_rx(struct roce_qp *qp, struct roce_pkt *pkt)
 		return;
 	}
 	if (ret == ROCE_AETH_RNR_NAK)
-		qp->rdev->st.drop.ud_no_wqe++;
+		qp->eng->st.drop.ud_no_wqe++;
 	else if (ret == ROCE_NAK_REM_ACCESS)
 		qp->cnt[PRDMA_QP_CNT_ACCESS_DROPS]++;
 	/* UC drops the message; a local receive error also ends the QP. */
@@ -655,15 +655,15 @@ ud_rx(struct roce_qp *qp, struct roce_pkt *pkt)
 	int ret, st = PRDMA_WC_SUCCESS;
 
 	if (pkt->ext.qkey != qp->qkey) {
-		qp->rdev->st.drop.bad_qkey++;
+		qp->eng->st.drop.bad_qkey++;
 		return;
 	}
 	if (pkt->paylen > qp->mtu) {
-		qp->rdev->st.drop.malformed++;
+		qp->eng->st.drop.malformed++;
 		return;
 	}
 	if (take_rwqe(qp) < 0) {
-		qp->rdev->st.drop.ud_no_wqe++;
+		qp->eng->st.drop.ud_no_wqe++;
 		return;
 	}
 	comm_est(qp);
@@ -700,7 +700,7 @@ roce_resp_rx(struct roce_qp *qp, struct roce_pkt *pkt)
 		if (pkt->icrc_deferred && roce_pkt_icrc_check(pkt) != ROCE_RX_OK)
 			icrc_drop(qp);
 		else
-			qp->rdev->st.drop.qp_state++;
+			qp->eng->st.drop.qp_state++;
 		return;
 	}
 	switch (qp->base.qp_type) {
@@ -725,7 +725,7 @@ tx_ack(struct roce_qp *qp, const struct roce_out *o)
 	uint8_t *p;
 	unsigned int hlen;
 
-	m = roce_frame_start(qp->rdev, &qp->path, qp->sport, &p);
+	m = roce_frame_start(qp->eng, &qp->path, qp->sport, &p);
 	if (m == NULL)
 		return -ENOBUFS;
 	memset(&bth, 0, sizeof(bth));
@@ -766,7 +766,7 @@ tx_read(struct roce_qp *qp, struct roce_out *o)
 		o->syndrome = ROCE_NAK_REM_ACCESS;
 		return 0;
 	}
-	m = roce_frame_start(qp->rdev, &qp->path, qp->sport, &p);
+	m = roce_frame_start(qp->eng, &qp->path, qp->sport, &p);
 	if (m == NULL)
 		return -ENOBUFS;
 	if (first && last)
@@ -788,7 +788,7 @@ tx_read(struct roce_qp *qp, struct roce_out *o)
 	hlen = roce_hdr_encode(p, &bth, &ext);
 	/* From the MR itself when the port takes chains (no WQE to hold). */
 	if (k == NULL || !roce_zc_wanted(qp->rdev, pay) ||
-	    roce_zc_frame_send(qp->rdev, qp, m, &qp->path, hlen, o->va + o->off, pay, k,
+	    roce_zc_frame_send(qp->eng, qp, m, &qp->path, hlen, o->va + o->off, pay, k,
 			       NULL) != 0) {
 		if (pay != 0)
 			memcpy(p + hlen, (const void *)(uintptr_t)(o->va + o->off), pay);

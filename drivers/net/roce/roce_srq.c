@@ -85,6 +85,8 @@ roce_srq_create(struct prdma_srq *psrq, struct prdma_srq_init_attr *attr)
 		return ret;
 	srq->max_wr = srq->rq.mask + 1;
 	srq->limit = attr->attr.srq_limit;
+	/* one consumer: bound to the engine of its first QP (roce_qp.c) */
+	srq->eng = dev->nb_eng == 1 ? 0 : -1;
 	attr->attr.max_wr = srq->max_wr;
 	psrq->srq_num = prdma_random32() & 0xffffff;
 	dev->nb_srq++;

@@ -110,8 +110,9 @@ roce_zc_setup(struct roce_dev *dev)
 	snprintf(name, sizeof(name), "roce_zc_%u", __atomic_add_fetch(&zc_gen, 1,
 								      __ATOMIC_RELAXED));
 	/* Any lcore returns references (multi-producer), the engine takes them. */
+	/* several engines take references: a multi-consumer ring then */
 	zc->free = rte_ring_create(name, ROCE_ZC_REFS, dev->pdev->socket_id,
-				   RING_F_SC_DEQ | RING_F_EXACT_SZ);
+				   (dev->nb_eng == 1 ? RING_F_SC_DEQ : 0) | RING_F_EXACT_SZ);
 	if (zc->slot_out == NULL || zc->key_out == NULL || zc->wake == NULL ||
 	    zc->wake_sum == NULL || zc->free == NULL) {
 		rte_ring_free(zc->free);
@@ -181,12 +182,26 @@ zc_free_cb(void *addr __rte_unused, void *opaque)
 	rte_ring_mp_enqueue(zc->free, r);
 }
 
+/* The bits of word @w whose slots engine @i of @n owns. */
+static uint64_t
+eng_slots(uint32_t w, uint32_t i, uint32_t n)
+{
+	uint64_t m = 0;
+	uint32_t b;
+
+	for (b = 0; b < 64; b++)
+		if ((w * 64 + b) % n == i)
+			m |= RTE_BIT64(b);
+	return m;
+}
+
 void
 roce_zc_wake(struct roce_dev *dev)
 {
 	struct roce_zc *zc = dev->zc;
-	uint64_t sum, bits;
-	uint32_t s, w;
+	uint64_t sum, bits, b;
+	struct roce_eng *e;
+	uint32_t s, w, i;
 
 	/* acquire: pairs with the callback's release */
 	if (likely(zc == NULL) ||
@@ -203,11 +218,17 @@ roce_zc_wake(struct roce_dev *dev)
 			w = s * 64 + (uint32_t)rte_bsf64(sum);
 			sum &= sum - 1;
 			bits = __atomic_exchange_n(&zc->wake[w], 0, __ATOMIC_ACQUIRE);
-			/* as roce_qp_wake: the step runs the marked QPs */
-			if (bits != 0 && __atomic_fetch_or(&dev->qp_act[w], bits,
-							   __ATOMIC_RELEASE) == 0)
-				__atomic_fetch_or(&dev->qp_act_sum[w >> 6], RTE_BIT64(w & 63),
-						  __ATOMIC_RELEASE);
+			/* as roce_qp_wake: the step of each slot's engine runs
+			 * its marked QPs (slot s is engine s mod N's) */
+			for (i = 0; bits != 0 && i < dev->nb_eng; i++) {
+				b = dev->nb_eng == 1 ? bits : bits & eng_slots(w, i, dev->nb_eng);
+				if (b == 0)
+					continue;
+				e = &dev->eng[i];
+				if (__atomic_fetch_or(&e->qp_act[w], b, __ATOMIC_RELEASE) == 0)
+					__atomic_fetch_or(&e->qp_act_sum[w >> 6],
+							  RTE_BIT64(w & 63), __ATOMIC_RELEASE);
+			}
 		}
 	}
 }
@@ -239,11 +260,12 @@ ip_cksum_finish(uint32_t sum)
 }
 
 int
-roce_zc_frame_send(struct roce_dev *dev, struct roce_qp *qp, struct rte_mbuf *m,
+roce_zc_frame_send(struct roce_eng *e, struct roce_qp *qp, struct rte_mbuf *m,
 		   const struct roce_path *path, uint32_t hlen, uint64_t va,
 		   uint32_t pay, const struct roce_key *k, uint32_t *wqe_out)
 {
 	static const uint8_t zero[4];
+	struct roce_dev *dev = e->dev;
 	struct roce_zc *zc = dev->zc;
 	struct rte_mbuf *seg[2];
 	struct roce_zc_ref *r;
@@ -255,11 +277,11 @@ roce_zc_frame_send(struct roce_dev *dev, struct roce_qp *qp, struct rte_mbuf *m,
 
 	if (len < ROCE_MIN_FRAME || pay > UINT16_MAX)
 		return -ENOBUFS; /* too small to be worth it: the copy path */
-	if (rte_ring_sc_dequeue(zc->free, (void **)&r) != 0)
+	if (rte_ring_dequeue(zc->free, (void **)&r) != 0)
 		return -ENOBUFS;
 	if (rte_pktmbuf_alloc_bulk(dev->mp, seg, 2) != 0) {
 		rte_ring_mp_enqueue(zc->free, r);
-		dev->st.drop.tx_no_mbuf++;
+		e->st.drop.tx_no_mbuf++;
 		return -ENOBUFS;
 	}
 	iova = zc->iova_va ? (rte_iova_t)va : rte_mem_virt2iova((void *)(uintptr_t)va);
@@ -320,8 +342,8 @@ roce_zc_frame_send(struct roce_dev *dev, struct roce_qp *qp, struct rte_mbuf *m,
 	seg[0]->next = seg[1];
 	m->nb_segs = 3;
 	m->pkt_len = len;
-	dev->xst.zc_frames++;
-	roce_frame_stage(dev, m, path);
+	e->xst.zc_frames++;
+	roce_frame_stage(e, m, path);
 	return 0;
 }
 
@@ -385,22 +407,25 @@ zc_frame_of(const struct rte_mbuf *m, uint32_t slot)
 uint32_t
 roce_zc_purge_txq(struct roce_dev *dev, uint32_t slot)
 {
+	struct roce_eng *e;
 	uint32_t i, kept = 0, freed = 0;
 
 	if (dev->zc == NULL)
 		return 0;
-	for (i = 0; i < dev->txq_len; i++) {
-		struct rte_mbuf *m = dev->txq[i];
+	/* the slot's engine: the only one that builds its frames */
+	e = &dev->eng[roce_slot_eng(slot, dev->nb_eng)];
+	for (i = 0; i < e->txq_len; i++) {
+		struct rte_mbuf *m = e->txq[i];
 
 		if (zc_frame_of(m, slot)) {
 			rte_pktmbuf_free(m);
 			freed++;
 		} else {
-			dev->txq[kept++] = m;
+			e->txq[kept++] = m;
 		}
 	}
-	dev->txq_len = kept;
-	dev->st.drop.tx_purged += freed;
+	e->txq_len = kept;
+	e->st.drop.tx_purged += freed;
 	return freed;
 }
 

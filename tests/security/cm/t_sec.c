@@ -263,8 +263,8 @@ rx(struct t_dev *d, const uint8_t *frame, uint32_t len)
 	m->data_len = (uint16_t)len;
 	m->pkt_len = len;
 	roce_engine_lock(dev);
-	dev->now = rte_rdtsc();
-	roce_engine_rx_frame(dev, m);
+	dev->eng[0].now = rte_rdtsc();
+	roce_engine_rx_frame(&dev->eng[0], m);
 	roce_engine_unlock(dev);
 	rte_pktmbuf_free(m);
 }
