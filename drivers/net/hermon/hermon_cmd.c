@@ -9,10 +9,10 @@
  * toggle; completion is go clearing; status is in the go word's top byte.
  * Only 32-bit MMIO accesses reach the HCR.
  *
- * The wait spins a little, then naps. Linux's mlx4_cmd_poll spins (with
- * cond_resched) for the same reason: most commands finish in microseconds,
- * and a nap (5 us asked, 50 us or more with the kernel's timer slack)
- * longer than the command multiplies its cost.
+ * The wait spins a little, then naps (5 us asked, 50 us or more with the
+ * kernel's timer slack): a nap longer than the command multiplies its
+ * cost. On the model's bus the posted hook has run the command before the
+ * wait's first look, so the wait never naps there (c->naps counts them).
  */
 
 #include <errno.h>
