@@ -40,6 +40,11 @@ extern struct t_side t_a, t_b;
 extern struct prdma_cm_conn_param t_fast;
 /* That n (0 by default): waits tied to the response timeout scale by 2^n. */
 extern unsigned int t_timeout_shift;
+/* @ms scaled by 2^n: every wait for something that must happen uses it. */
+unsigned int t_ms(unsigned int ms);
+/* The TSC @ms from now, and whether it has passed. */
+uint64_t t_deadline(unsigned int ms);
+int t_expired(uint64_t deadline);
 
 /* 0 when ready, 77 when the provider has no GSI QP (reason printed). */
 int t_cm_setup(const char *devargs_a, const char *devargs_b);
@@ -47,10 +52,37 @@ void t_cm_teardown(void);
 
 /* Progress both channels once. */
 void t_cm_pump(void);
-/* Progress both sides until @ch has an event or @ms pass (NULL). */
+/* Progress both sides until @ch has an event or @ms pass (NULL). The
+ * event is tracked (below) until t_ack(). */
 struct prdma_cm_event *t_cm_wait(struct prdma_cm_channel *ch, unsigned int ms);
 /* Progress both sides for @ms. */
 void t_cm_idle(unsigned int ms);
+
+/*
+ * What a test makes is tracked until it goes: ids (those it creates and
+ * those CONNECT_REQUEST events bring), events not yet acked, QPs, AHs and
+ * channels. The tests use these wrappers, never the library's calls, so
+ * that t_cm_cleanup() can undo what a failed test left behind; without it
+ * the leftovers (an id still resending, an event nobody acks, a MAD
+ * filter whose argument was on the dead test's stack) fail the tests after.
+ */
+struct prdma_cm_id *t_id_create(struct prdma_cm_channel *ch, struct prdma_dev *dev,
+				uint8_t port_num, enum prdma_cm_port_space ps,
+				void *context);
+int t_id_destroy(struct prdma_cm_id *id);
+int t_get_event(struct prdma_cm_channel *ch, struct prdma_cm_event **ev);
+int t_ack(struct prdma_cm_event *ev);
+struct prdma_ah *t_ah_create(struct prdma_pd *pd, const struct prdma_ah_attr *attr);
+int t_ah_destroy(struct prdma_ah *ah);
+struct prdma_cm_channel *t_ch_create(uint32_t flags);
+int t_ch_destroy(struct prdma_cm_channel *ch);
+/*
+ * Undo whatever is still tracked (after every test: nothing, when it
+ * passed): remove the MAD filter, ack the events, destroy the ids (and
+ * those the leftovers' events bring), then the QPs, AHs and channels.
+ * Returns how many objects it undid, or -1 if some could not go.
+ */
+int t_cm_cleanup(void);
 
 struct prdma_qp *t_qp(struct t_side *s, enum prdma_qp_type type);
 void t_qp_free(struct prdma_qp *qp);

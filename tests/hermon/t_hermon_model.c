@@ -173,6 +173,8 @@ test_query(void **state)
 	assert_int_equal(a.max_qp_wr, (1u << 14) - 33);
 	assert_true((a.flags & PRDMA_DEV_CAP_RC) && (a.flags & PRDMA_DEV_CAP_SRQ));
 	assert_string_equal(a.name, "q");
+	/* ConnectX-3's CA ACK delay unless model_ack_delay= says otherwise */
+	assert_int_equal(a.local_ca_ack_delay, 15);
 
 	/* INIT_PORT brought the links up; the model said so through the EQ */
 	assert_int_equal(prdma_port_query(dev, 1, &pa), 0);
@@ -406,6 +408,55 @@ test_wrappers_and_refusals(void **state)
 	hermon_model_put(m);
 }
 
+/*
+ * The model bus tells the model of each go write and the model carries the
+ * command out in the poster's thread: the wait finds it done and never
+ * naps, where the device thread would find it only at its next poll.
+ * model_ack_delay= is the CA ACK delay the device reports.
+ */
+static void
+test_posted_at_once(void **state)
+{
+	struct hermon_model_state s0, s1;
+	struct hermon_model *m;
+	struct prdma_dev_attr a;
+	struct prdma_dev *dev;
+	struct hermon_dev *hd;
+	unsigned int i;
+	int id;
+
+	(void)state;
+	/* the bus creates this model from the devargs */
+	id = prdma_dev_probe("hermon:model,name=now,model_ack_delay=3");
+	assert_true(id >= 0);
+	m = hermon_model_get("now");
+	assert_non_null(m);
+	hd = hdev(id);
+	assert_non_null(hd->cmd.posted);
+	hermon_model_get_state(m, &s0);
+	/* the whole bring-up ran at post */
+	assert_int_equal(s0.commands_at_post, s0.commands);
+	assert_true(s0.commands >= 20);
+	for (i = 0; i < 200; i++)
+		assert_int_equal(hermon_cmd_nop(&hd->cmd), 0);
+	hermon_model_get_state(m, &s1);
+	assert_int_equal(s1.commands - s0.commands, 200);
+	assert_int_equal(s1.commands_at_post - s0.commands_at_post, 200);
+	assert_int_equal(hd->cmd.naps, 0);
+	/* a fault still answers its status */
+	assert_int_equal(hermon_model_fault_status(m, HERMON_CMD_NOP,
+						   HERMON_STAT_INTERNAL_ERR, 1), 0);
+	assert_int_equal(hermon_cmd_nop(&hd->cmd), -EIO);
+	dev = prdma_dev_open((uint16_t)id);
+	assert_non_null(dev);
+	assert_int_equal(prdma_dev_query(dev, &a), 0);
+	assert_int_equal(a.local_ca_ack_delay, 3);
+	prdma_dev_close(dev);
+	assert_int_equal(prdma_dev_remove((uint16_t)id), 0);
+	assert_model_clean(m);
+	hermon_model_put(m);
+}
+
 /* Out-of-order commands on a freshly reset device, without the PMD. */
 static void
 test_out_of_order(void **state)
@@ -567,6 +618,7 @@ main(void)
 		cmocka_unit_test(test_catastrophic),
 		cmocka_unit_test(test_wrappers_and_refusals),
 		cmocka_unit_test(test_out_of_order),
+		cmocka_unit_test(test_posted_at_once),
 		cmocka_unit_test(test_pause_step),
 		cmocka_unit_test(test_table_slot_owner),
 	};

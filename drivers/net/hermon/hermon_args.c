@@ -6,7 +6,8 @@
  * hermon devargs: "pci=0000:03:00.0[,kdrv=vfio|uio][,sysfs=/path]" or
  * "model[,ports=1|2][,mac=MAC]", each with optional "name=" and "cmd_timeout_ms=",
  * and the port's addresses: "ip=IPv4" and "neigh=IP/MAC" (IPv4 or IPv6, repeatable).
- * "model_bf=0|1" (model: report BlueFlame) and, everywhere, "bf=0|1"
+ * "model_bf=0|1" (model: report BlueFlame), "model_ack_delay=0..31" (model:
+ * the CA ACK delay it reports) and, everywhere, "bf=0|1"
  * (BlueFlame for small inline sends where the device has it; default 1).
  */
 
@@ -24,7 +25,8 @@
 
 static const char *const hermon_keys[] = {
 	"pci", "kdrv", "model", "ports", "name", "sysfs", "cmd_timeout_ms", "link",
-	"side", "ip", "neigh", "mac", "bf", "model_bf", NULL
+	"side", "ip", "neigh", "mac", "bf", "model_bf",
+	"model_ack_delay", NULL
 };
 
 static int
@@ -143,7 +145,7 @@ parse_kv(struct rte_kvargs *kv, struct hermon_args *a)
 {
 	const char *pci, *kdrv, *model, *ports, *name, *sysfs, *tmo, *link, *side;
 	const char *ip, *mac;
-	const char *bf, *mbf;
+	const char *bf, *mbf, *mad;
 	struct rte_pci_addr addr;
 	uint64_t v;
 	int err = 0;
@@ -161,6 +163,7 @@ parse_kv(struct rte_kvargs *kv, struct hermon_args *a)
 	mac = one(kv, "mac", &err);
 	bf = one(kv, "bf", &err);
 	mbf = one(kv, "model_bf", &err);
+	mad = one(kv, "model_ack_delay", &err);
 	if (err != 0)
 		return err;
 	if ((pci == NULL) == (model == NULL))
@@ -197,9 +200,18 @@ parse_kv(struct rte_kvargs *kv, struct hermon_args *a)
 				return -EINVAL;
 			a->model_bf = v != 0;
 		}
+		if (mad != NULL) {
+			if (prdma_args_parse_u64("hermon", "model_ack_delay", mad, 0, 31,
+						 &v) < 0)
+				return -EINVAL;
+			a->model_ack_delay = (uint8_t)v;
+			a->has_model_ack_delay = true;
+		}
 	} else {
 		if (mbf != NULL)
 			return bad("model_bf", mbf, "only with model");
+		if (mad != NULL)
+			return bad("model_ack_delay", mad, "only with model");
 		if (ports != NULL)
 			return bad("ports", ports, "only with model");
 		if (link != NULL || side != NULL)

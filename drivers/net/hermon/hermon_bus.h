@@ -30,6 +30,9 @@ struct hermon_bus_ops {
 	int (*cfg_write32)(struct hermon_bus *bus, uint32_t off, uint32_t val);
 	/* the HW semaphore read (F27); NULL: a plain BAR0 read */
 	uint32_t (*sem_read32)(struct hermon_bus *bus);
+	/* the HCR go bit was written (arg: the bus); NULL: the device sees
+	 * the write itself */
+	void (*hcr_posted)(void *bus);
 };
 
 struct hermon_bus {

@@ -31,6 +31,8 @@ model_open(struct hermon_bus *bus)
 		.side = a->side,
 		.has_mac = a->has_mac,
 		.bf = a->model_bf,
+		.has_ack_delay = a->has_model_ack_delay,
+		.ack_delay = a->model_ack_delay,
 	};
 	char name[64];
 	const struct hermon_pci_id *id;
@@ -94,6 +96,16 @@ model_cfg_write32(struct hermon_bus *bus, uint32_t off, uint32_t val)
 	return hermon_model_cfg_write32(bus->model, off, val);
 }
 
+/* A card sees the go write itself; plain BAR memory cannot tell the
+ * model, so the bus does (the model then runs the command at once). */
+static void
+model_hcr_posted(void *arg)
+{
+	struct hermon_bus *bus = arg;
+
+	hermon_model_hcr_posted(bus->model);
+}
+
 const struct hermon_bus_ops hermon_bus_model = {
 	.name = "model",
 	.open = model_open,
@@ -101,4 +113,5 @@ const struct hermon_bus_ops hermon_bus_model = {
 	.cfg_read32 = model_cfg_read32,
 	.cfg_write32 = model_cfg_write32,
 	.sem_read32 = model_sem_read32,
+	.hcr_posted = model_hcr_posted,
 };

@@ -30,6 +30,14 @@ struct hermon_cmd {
 	struct hermon_dma mbox_in;
 	struct hermon_dma mbox_out;
 	uint64_t count;
+	uint64_t naps;                /**< completion waits that slept */
+	/**
+	 * Called after the go bit is written, with c->lock held (NULL on a
+	 * card, which sees the write itself): the model's bus carries the
+	 * command out there, so the wait finds it done.
+	 */
+	void (*posted)(void *arg);
+	void *posted_arg;
 	uint16_t last_opcode;
 	uint8_t last_status;
 	const char *name;             /**< device name, for logs */
@@ -49,6 +57,8 @@ struct hermon_write_mtt_mbox {
 int hermon_cmd_init(struct hermon_cmd *c, void *bar0, uint32_t timeout_ms,
 		    int socket, const char *name);
 void hermon_cmd_fini(struct hermon_cmd *c);
+/* Call @fn(@arg) after each go write (see struct hermon_cmd's posted). */
+void hermon_cmd_set_posted(struct hermon_cmd *c, void (*fn)(void *arg), void *arg);
 /* After a device reset: the device's T is 0 again and it answers again. */
 void hermon_cmd_reset(struct hermon_cmd *c);
 

@@ -381,6 +381,8 @@ hermon_probe(struct prdma_dev *dev, const char *args)
 			      hd->args.cmd_timeout_ms, dev->socket_id, dev->name);
 	if (ret < 0)
 		goto err_bus;
+	if (hd->bus.ops->hcr_posted != NULL)
+		hermon_cmd_set_posted(&hd->cmd, hd->bus.ops->hcr_posted, &hd->bus);
 	ret = hermon_fw_reset(hd);
 	if (ret < 0)
 		goto err_cmd;

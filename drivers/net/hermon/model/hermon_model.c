@@ -98,6 +98,7 @@ hermon_model_create(const struct hermon_model_conf *conf)
 
 	if (conf == NULL || conf->name == NULL || conf->name[0] == '\0' ||
 	    strlen(conf->name) >= sizeof(m->name) || conf->ports > 2 ||
+	    conf->ack_delay > 31 ||
 	    (conf->port_type != 0 && conf->port_type != HERMON_PORT_TYPE_IB &&
 	     conf->port_type != HERMON_PORT_TYPE_ETH)) {
 		rte_errno = EINVAL;
@@ -341,6 +342,22 @@ hermon_model_resume(struct hermon_model *m)
 	pthread_mutex_unlock(&m->lock);
 }
 
+void
+hermon_model_hcr_posted(struct hermon_model *m)
+{
+	uint64_t before;
+
+	pthread_mutex_lock(&m->lock);
+	if (!m->paused && !m->stop) {
+		before = m->commands;
+		hm_wire_lock();
+		hm_cmd_poll(m);
+		hm_wire_unlock();
+		m->commands_at_post += m->commands - before;
+	}
+	pthread_mutex_unlock(&m->lock);
+}
+
 int
 hermon_model_step(struct hermon_model *m)
 {
@@ -460,6 +477,7 @@ hermon_model_get_state(struct hermon_model *m, struct hermon_model_state *st)
 	st->ports_up = m->ports_up;
 	st->resets = m->resets;
 	st->commands = m->commands;
+	st->commands_at_post = m->commands_at_post;
 	st->interrupts = m->interrupts;
 	st->eq_overflows = m->eq_overflows;
 	st->last_opcode = m->last_opcode;

@@ -103,6 +103,14 @@ struct hermon_model_conf {
 	 * before (IBA 7.2: SMPs only).
 	 */
 	bool sm_active;
+	/**
+	 * QUERY_DEV_CAP local_ca_ack_delay when set (else 15, what a
+	 * ConnectX-3 reports). The CM derives its time-wait from it (4.096 us
+	 * x 2^15 = 134 ms per connection at 15): tests that cycle many
+	 * connections report less.
+	 */
+	bool has_ack_delay;
+	uint8_t ack_delay;
 };
 
 /** ICM tables the model knows once INIT_HCA has told it their bases. */
@@ -137,6 +145,8 @@ struct hermon_model_state {
 	uint32_t ports_up;            /**< bit n-1: port n initialised */
 	uint64_t resets;
 	uint64_t commands;            /**< commands executed (any status) */
+	/** of those, carried out in the poster's thread (hermon_model_hcr_posted) */
+	uint64_t commands_at_post;
 	/** Interrupts raised (an EQE written to an ARMED EQ; nobody clears them). */
 	uint64_t interrupts;
 	uint64_t eq_overflows;        /**< EQs overrun without overflow-ignore */
@@ -178,6 +188,15 @@ uint32_t hermon_model_sem_read32(struct hermon_model *m);
 void hermon_model_sem_hold(struct hermon_model *m, bool held);
 /* Config-space offsets written since the last reset, in order (count). */
 uint32_t hermon_model_cfg_writes(struct hermon_model *m, uint32_t *off, uint32_t max);
+
+/**
+ * The driver wrote the HCR go bit (the bus layer calls it: plain BAR
+ * memory cannot tell the model). Unless paused, the model carries the
+ * command out now, in the caller's thread, and it is complete (or hung,
+ * by a fault) on return; the device thread would otherwise find it only
+ * at its next poll, after its idle sleep and a wait for a core.
+ */
+void hermon_model_hcr_posted(struct hermon_model *m);
 
 /** Stop executing commands (the go bit stays set) until resumed or stepped. */
 void hermon_model_pause(struct hermon_model *m);

@@ -158,7 +158,7 @@ hm_query_dev_cap(struct hermon_model *m, struct hm_cmd *c)
 	CAP(log_max_ra_req_qp, 4);
 	CAP(log_max_ra_res_global, 20);
 	CAP(num_ports, m->conf.ports);
-	CAP(local_ca_ack_delay, 15);
+	CAP(local_ca_ack_delay, m->conf.has_ack_delay ? m->conf.ack_delay : 15);
 	CAP(log_max_gid, 7);
 	CAP(log_max_msg, m->conf.log_max_msg);
 	CAP(log_max_pkey, 7);

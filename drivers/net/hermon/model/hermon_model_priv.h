@@ -184,6 +184,7 @@ struct hermon_model {
 
 	uint64_t resets;
 	uint64_t commands;
+	uint64_t commands_at_post;            /* by hermon_model_hcr_posted */
 	uint64_t interrupts;                  /* raised by armed EQs */
 	uint32_t log_pg_sz;                   /* smallest page (MOD_STAT_CFG) */
 	uint64_t eq_overflows;                /* EQs that overran without oi */
