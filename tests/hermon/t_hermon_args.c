@@ -70,6 +70,10 @@ test_valid(void **state)
 	assert_int_equal(hermon_args_parse("pci=0000:03:00.0,bf=1", &a), 0);
 	assert_false(a.no_bf);
 	assert_false(a.model_bf);
+	/* RoCE v2 (ConnectX-3 Pro): a model option, off by default */
+	assert_false(a.model_rocev2);
+	assert_int_equal(hermon_args_parse("model,model_rocev2=1", &a), 0);
+	assert_true(a.model_rocev2);
 }
 
 static void
@@ -89,7 +93,8 @@ test_invalid(void **state)
 		"model,neigh=x/02:00:00:00:00:01", "model,neigh=::/02:00:00:00:00:01",
 		"model,neigh=ff02::1/02:00:00:00:00:01", "model,neigh=2001:db8::zz/02:00:00:00:00:01",
 		"model,bf=2", "model,bf=x", "model,model_bf=2",
-		"pci=0000:03:00.0,model_bf=1",
+		"pci=0000:03:00.0,model_bf=1", "model,model_rocev2=2",
+		"pci=0000:03:00.0,model_rocev2=1",
 	};
 	struct hermon_args a;
 	unsigned int i;

@@ -52,10 +52,11 @@ struct hermon_args {
 	uint8_t mac[6];
 	bool no_bf;                        /**< bf=0: ring the doorbell, never BlueFlame */
 	bool model_bf;                     /**< model_bf=1: the model has BlueFlame */
+	bool model_rocev2;                 /**< model_rocev2=1: RoCE v1/v2 (CX-3 Pro) */
 };
 
 /* Keys, for the provider's help string. */
-#define HERMON_ARGS_KEYS "pci,kdrv,model,ports,name,sysfs,cmd_timeout_ms,link,side,ip,neigh,mac,bf,model_bf"
+#define HERMON_ARGS_KEYS "pci,kdrv,model,ports,name,sysfs,cmd_timeout_ms,link,side,ip,neigh,mac,bf,model_bf,model_rocev2"
 
 /* Parse @args; 0 or a negative errno after a log line naming the bad key. */
 int hermon_args_parse(const char *args, struct hermon_args *out);

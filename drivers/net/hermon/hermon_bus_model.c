@@ -31,6 +31,7 @@ model_open(struct hermon_bus *bus)
 		.side = a->side,
 		.has_mac = a->has_mac,
 		.bf = a->model_bf,
+		.rocev2 = a->model_rocev2,
 	};
 	char name[64];
 	const struct hermon_pci_id *id;

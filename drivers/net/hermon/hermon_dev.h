@@ -46,6 +46,7 @@ struct hermon_caps {
 	uint8_t num_rsvd_mcgs;
 	uint8_t uar_sz, num_rsvd_uars;
 	bool bf;                         /**< BlueFlame registers in BAR2's upper part */
+	bool roce_v1_v2;                 /**< RoCE v1 and v2 (BMME bit 19, CX-3 Pro) */
 	uint8_t log_bf_reg_size, log_max_bf_regs_per_page;
 	uint16_t max_desc_sz_sq, max_desc_sz_rq;
 	uint8_t max_sg_sq, max_sg_rq;
@@ -116,6 +117,12 @@ struct hermon_port {
 	uint8_t gid[16];                 /**< GID table entry 0 */
 	bool ip_gid_set;                 /**< entry 1: ::ffff:<ip=> */
 	uint8_t ip_gid[16];
+	/**
+	 * A RoCE v1/v2 device's typed table: entries 0 and 1 are RoCE v2
+	 * (what the CM finds first, as Linux rdma_cm prefers v2), 2 and 3
+	 * the same addresses as RoCE v1.
+	 */
+	bool roce_v2;
 	uint8_t state;                   /**< enum prdma_port_state */
 	bool up;                         /**< INIT_PORT done */
 };
