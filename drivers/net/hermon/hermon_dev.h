@@ -152,6 +152,11 @@ struct hermon_sma_stats {
 #define HERMON_NEIGH_MAX     32  /**< neighbour cache entries (static ones included) */
 #define HERMON_NEIGH_PENDING 16  /**< resolutions in flight */
 
+/* The PMD's own counters (hermon_stats.c). */
+struct hermon_stats {
+	uint64_t l2_unresolved;          /**< AHs/paths refused: no MAC for the GID */
+};
+
 struct hermon_dev {
 	struct prdma_dev *pdev;
 	struct hermon_args args;
@@ -166,6 +171,10 @@ struct hermon_dev {
 	bool hca_init;
 	struct hermon_eq eq;
 	struct hermon_port port[HERMON_MAX_PORTS];
+	struct {
+		uint64_t l2_unresolved;  /**< atomic: see struct hermon_stats */
+		uint64_t unresolved_logged; /**< timer cycles of the last NOTICE | 1 */
+	} stats;
 	uint64_t node_guid;              /**< NodeInfo (MAD_IFC), host order */
 	uint64_t sys_image_guid;         /**< NodeInfo (MAD_IFC), host order */
 	bool fatal;
@@ -243,5 +252,12 @@ int hermon_port_ib_setup(struct hermon_dev *hd, uint8_t port);
 void hermon_ports_close(struct hermon_dev *hd);
 /* hermon_sma.c: the agent's counters for @port; -ENOENT when it is not running. */
 int hermon_sma_get_stats(struct hermon_dev *hd, uint8_t port, struct hermon_sma_stats *st);
+
+/* hermon_stats.c: the PMD's counters; a path with no MAC counted there. */
+struct rte_tel_data;
+int hermon_stats_get(struct hermon_dev *hd, struct hermon_stats *st);
+void hermon_stats_unresolved(struct hermon_dev *hd, const char *addr);
+/* telemetry /hermon/stats,<dev_id> */
+int hermon_stats_telemetry(const char *cmd, const char *params, struct rte_tel_data *d);
 
 #endif /* HERMON_DEV_H */

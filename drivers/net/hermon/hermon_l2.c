@@ -110,8 +110,8 @@ hermon_l2_resolve(struct hermon_dev *hd, const struct prdma_ah_attr *at)
 	if (ret != -EHOSTUNREACH)
 		return ret;
 	inet_ntop(ipv6 ? AF_INET6 : AF_INET, ip, buf, sizeof(buf));
-	HERMON_LOG(ERR, "%s: no MAC for %s: the PMD cannot send ARP or neighbour "
-		   "discovery; give it (PRDMA_AH_F_DMAC) or a static neighbour "
-		   "(neigh=IP/MAC)", hd->pdev->name, buf);
+	/* a peer can name any address (a forged CM REQ): counted, not an
+	 * ERR line each (hermon_stats.c) */
+	hermon_stats_unresolved(hd, buf);
 	return ret;
 }
