@@ -24,6 +24,7 @@
 
 #include <cmocka.h>
 
+#include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
 
@@ -792,7 +793,12 @@ test_sidr(void **state)
 		t_pattern_fill(t_a.buf, 100, 5);
 		assert_int_equal(prdma_post_recv(qb, &rwr, &br), 0);
 		assert_int_equal(prdma_post_send(qa, &swr, &bs), 0);
-		for (spin = 0; spin < 1000000 && got < 2; spin++) {
+		/* by time, not by spins: the model's thread may be slow to
+		 * run the send under load (seen over RoCE v2) */
+		uint64_t end = rte_get_tsc_cycles() + 5 * rte_get_tsc_hz();
+
+		for (spin = 0; (spin < 1000000 || rte_get_tsc_cycles() < end) && got < 2;
+		     spin++) {
 			n = prdma_cq_poll(t_a.cq, 1, &wc);
 			got += n;
 			if (n == 1)
