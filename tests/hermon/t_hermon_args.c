@@ -78,6 +78,10 @@ test_valid(void **state)
 	assert_int_equal(hermon_args_parse("model,model_ack_delay=0", &a), 0);
 	assert_true(a.has_model_ack_delay);
 	assert_int_equal(a.model_ack_delay, 0);
+	/* RoCE v2 (ConnectX-3 Pro): a model option, off by default */
+	assert_false(a.model_rocev2);
+	assert_int_equal(hermon_args_parse("model,model_rocev2=1", &a), 0);
+	assert_true(a.model_rocev2);
 }
 
 static void
@@ -99,6 +103,7 @@ test_invalid(void **state)
 		"model,bf=2", "model,bf=x", "model,model_bf=2",
 		"pci=0000:03:00.0,model_bf=1", "model,model_ack_delay=32",
 		"model,model_ack_delay=x", "pci=0000:03:00.0,model_ack_delay=3",
+		"model,model_rocev2=2", "pci=0000:03:00.0,model_rocev2=1",
 	};
 	struct hermon_args a;
 	unsigned int i;

@@ -7,7 +7,8 @@
  * "model[,ports=1|2][,mac=MAC]", each with optional "name=" and "cmd_timeout_ms=",
  * and the port's addresses: "ip=IPv4" and "neigh=IP/MAC" (IPv4 or IPv6, repeatable).
  * "model_bf=0|1" (model: report BlueFlame), "model_ack_delay=0..31" (model:
- * the CA ACK delay it reports) and, everywhere, "bf=0|1"
+ * the CA ACK delay it reports), "model_rocev2=0|1" (model: a ConnectX-3 Pro
+ * that reports RoCE v1/v2) and, everywhere, "bf=0|1"
  * (BlueFlame for small inline sends where the device has it; default 1).
  */
 
@@ -26,7 +27,7 @@
 static const char *const hermon_keys[] = {
 	"pci", "kdrv", "model", "ports", "name", "sysfs", "cmd_timeout_ms", "link",
 	"side", "ip", "neigh", "mac", "bf", "model_bf",
-	"model_ack_delay", NULL
+	"model_ack_delay", "model_rocev2", NULL
 };
 
 static int
@@ -145,7 +146,7 @@ parse_kv(struct rte_kvargs *kv, struct hermon_args *a)
 {
 	const char *pci, *kdrv, *model, *ports, *name, *sysfs, *tmo, *link, *side;
 	const char *ip, *mac;
-	const char *bf, *mbf, *mad;
+	const char *bf, *mbf, *mad, *mv2;
 	struct rte_pci_addr addr;
 	uint64_t v;
 	int err = 0;
@@ -164,6 +165,7 @@ parse_kv(struct rte_kvargs *kv, struct hermon_args *a)
 	bf = one(kv, "bf", &err);
 	mbf = one(kv, "model_bf", &err);
 	mad = one(kv, "model_ack_delay", &err);
+	mv2 = one(kv, "model_rocev2", &err);
 	if (err != 0)
 		return err;
 	if ((pci == NULL) == (model == NULL))
@@ -207,7 +209,14 @@ parse_kv(struct rte_kvargs *kv, struct hermon_args *a)
 			a->model_ack_delay = (uint8_t)v;
 			a->has_model_ack_delay = true;
 		}
+		if (mv2 != NULL) {
+			if (prdma_args_parse_u64("hermon", "model_rocev2", mv2, 0, 1, &v) < 0)
+				return -EINVAL;
+			a->model_rocev2 = v != 0;
+		}
 	} else {
+		if (mv2 != NULL)
+			return bad("model_rocev2", mv2, "only with model");
 		if (mbf != NULL)
 			return bad("model_bf", mbf, "only with model");
 		if (mad != NULL)

@@ -55,10 +55,11 @@ struct hermon_args {
 	/** model_ack_delay=: the model's local CA ACK delay (else 15) */
 	bool has_model_ack_delay;
 	uint8_t model_ack_delay;
+	bool model_rocev2;                 /**< model_rocev2=1: RoCE v1/v2 (CX-3 Pro) */
 };
 
 /* Keys, for the provider's help string. */
-#define HERMON_ARGS_KEYS "pci,kdrv,model,ports,name,sysfs,cmd_timeout_ms,link,side,ip,neigh,mac,bf,model_bf,model_ack_delay"
+#define HERMON_ARGS_KEYS "pci,kdrv,model,ports,name,sysfs,cmd_timeout_ms,link,side,ip,neigh,mac,bf,model_bf,model_ack_delay,model_rocev2"
 
 /* Parse @args; 0 or a negative errno after a log line naming the bad key. */
 int hermon_args_parse(const char *args, struct hermon_args *out);

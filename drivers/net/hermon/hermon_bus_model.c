@@ -33,6 +33,7 @@ model_open(struct hermon_bus *bus)
 		.bf = a->model_bf,
 		.has_ack_delay = a->has_model_ack_delay,
 		.ack_delay = a->model_ack_delay,
+		.rocev2 = a->model_rocev2,
 	};
 	char name[64];
 	const struct hermon_pci_id *id;

@@ -537,6 +537,15 @@ hermon_cmd_set_port_gids(struct hermon_cmd *c, uint8_t port, bool eth,
 }
 
 int
+hermon_cmd_set_port_roce_gids(struct hermon_cmd *c, uint8_t port,
+			      const struct hermon_roce_gid_table_mbox *in)
+{
+	/* Linux mlx4_ib_update_gids_v1_v2: op_mod 1 (Ethernet) */
+	return cmd_run(c, in, sizeof(*in), NULL, 0, 0,
+		       port | (HERMON_SET_PORT_ROCE_ADDR << 8), 1, HERMON_CMD_SET_PORT, NULL);
+}
+
+int
 hermon_cmd_query_port(struct hermon_cmd *c, uint8_t port, struct hermon_prm_query_port *out)
 {
 	return cmd_run(c, NULL, 0, out, sizeof(*out), 0, port, 0, HERMON_CMD_QUERY_PORT,

@@ -107,6 +107,7 @@ int hermon_cmd_map_eq(struct hermon_cmd *c, uint32_t eqn, uint64_t mask,
 
 /* Objects (part 2). @out may be NULL where the command allows it. */
 struct hermon_gid_table_mbox;
+struct hermon_roce_gid_table_mbox;
 struct hermon_prm_query_port;
 struct hermon_prm_set_port_ib;
 int hermon_cmd_sw2hw_mpt(struct hermon_cmd *c, uint32_t index,
@@ -150,6 +151,9 @@ int hermon_cmd_set_port_eth(struct hermon_cmd *c, uint8_t port, uint8_t selector
 int hermon_cmd_query_func(struct hermon_cmd *c, void *out, size_t len);
 int hermon_cmd_set_port_ib(struct hermon_cmd *c, uint8_t port,
 			   const struct hermon_prm_set_port_ib *in);
+/* SET_PORT(ROCE_ADDR, 0xd): the typed GID table of a RoCE v1/v2 device. */
+int hermon_cmd_set_port_roce_gids(struct hermon_cmd *c, uint8_t port,
+				  const struct hermon_roce_gid_table_mbox *in);
 int hermon_cmd_set_port_gids(struct hermon_cmd *c, uint8_t port, bool eth,
 			     const struct hermon_gid_table_mbox *in);
 int hermon_cmd_query_port(struct hermon_cmd *c, uint8_t port,

@@ -228,8 +228,8 @@ hermon_dev_query(struct prdma_dev *dev, struct prdma_dev_attr *attr)
 	attr->max_pkeys = lim(c->log_max_pkey);
 	attr->local_ca_ack_delay = c->local_ca_ack_delay;
 	attr->phys_port_cnt = c->num_ports;
-	attr->transport = hd->port[0].type == HERMON_PORT_TYPE_IB ?
-		PRDMA_TRANSPORT_IB : PRDMA_TRANSPORT_ROCE_V1;
+	attr->transport = hd->port[0].type == HERMON_PORT_TYPE_IB ? PRDMA_TRANSPORT_IB :
+		hd->port[0].roce_v2 ? PRDMA_TRANSPORT_ROCE_V2 : PRDMA_TRANSPORT_ROCE_V1;
 	/* the firmware's NodeInfo (MAD_IFC at probe, hermon_mad.c) */
 	attr->node_guid = hd->node_guid;
 	attr->sys_image_guid = hd->sys_image_guid;
@@ -306,7 +306,10 @@ hermon_gid_query(struct prdma_dev *dev, uint8_t port, uint32_t index,
 	memset(gid, 0, sizeof(*gid));
 	if (hd->port[port - 1].type == HERMON_PORT_TYPE_IB && hd->port[port - 1].up)
 		return hermon_mad_ib_gid(hd, port, index, gid->raw);
-	/* entry 0 (and 1 with ip=) is what SET_PORT programmed */
+	/* entry 0 (and 1 with ip=) is what SET_PORT programmed; a RoCE
+	 * v1/v2 device has them again as v1 at 2 and 3 */
+	if (hd->port[port - 1].roce_v2 && (index == 2 || index == 3))
+		index -= 2;
 	if (index == 1 && hd->port[port - 1].ip_gid_set) {
 		memcpy(gid->raw, hd->port[port - 1].ip_gid, 16);
 		return 0;

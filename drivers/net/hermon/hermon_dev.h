@@ -46,6 +46,7 @@ struct hermon_caps {
 	uint8_t num_rsvd_mcgs;
 	uint8_t uar_sz, num_rsvd_uars;
 	bool bf;                         /**< BlueFlame registers in BAR2's upper part */
+	bool roce_v1_v2;                 /**< RoCE v1 and v2 (BMME bit 19, CX-3 Pro) */
 	uint8_t log_bf_reg_size, log_max_bf_regs_per_page;
 	uint16_t max_desc_sz_sq, max_desc_sz_rq;
 	uint8_t max_sg_sq, max_sg_rq;
@@ -116,6 +117,12 @@ struct hermon_port {
 	uint8_t gid[16];                 /**< GID table entry 0 */
 	bool ip_gid_set;                 /**< entry 1: ::ffff:<ip=> */
 	uint8_t ip_gid[16];
+	/**
+	 * A RoCE v1/v2 device's typed table: entries 0 and 1 are RoCE v2
+	 * (what the CM finds first, as Linux rdma_cm prefers v2), 2 and 3
+	 * the same addresses as RoCE v1.
+	 */
+	bool roce_v2;
 	uint8_t state;                   /**< enum prdma_port_state */
 	bool up;                         /**< INIT_PORT done */
 	/** IB: P_Key table block 0, kept by the SMP agent (hermon_sma.c) */
@@ -152,6 +159,11 @@ struct hermon_sma_stats {
 #define HERMON_NEIGH_MAX     32  /**< neighbour cache entries (static ones included) */
 #define HERMON_NEIGH_PENDING 16  /**< resolutions in flight */
 
+/* The PMD's own counters (hermon_stats.c). */
+struct hermon_stats {
+	uint64_t l2_unresolved;          /**< AHs/paths refused: no MAC for the GID */
+};
+
 struct hermon_dev {
 	struct prdma_dev *pdev;
 	struct hermon_args args;
@@ -166,6 +178,10 @@ struct hermon_dev {
 	bool hca_init;
 	struct hermon_eq eq;
 	struct hermon_port port[HERMON_MAX_PORTS];
+	struct {
+		uint64_t l2_unresolved;  /**< atomic: see struct hermon_stats */
+		uint64_t unresolved_logged; /**< timer cycles of the last NOTICE | 1 */
+	} stats;
 	uint64_t node_guid;              /**< NodeInfo (MAD_IFC), host order */
 	uint64_t sys_image_guid;         /**< NodeInfo (MAD_IFC), host order */
 	bool fatal;
@@ -250,5 +266,12 @@ int hermon_port_ib_setup(struct hermon_dev *hd, uint8_t port);
 void hermon_ports_close(struct hermon_dev *hd);
 /* hermon_sma.c: the agent's counters for @port; -ENOENT when it is not running. */
 int hermon_sma_get_stats(struct hermon_dev *hd, uint8_t port, struct hermon_sma_stats *st);
+
+/* hermon_stats.c: the PMD's counters; a path with no MAC counted there. */
+struct rte_tel_data;
+int hermon_stats_get(struct hermon_dev *hd, struct hermon_stats *st);
+void hermon_stats_unresolved(struct hermon_dev *hd, const char *addr);
+/* telemetry /hermon/stats,<dev_id> */
+int hermon_stats_telemetry(const char *cmd, const char *params, struct rte_tel_data *d);
 
 #endif /* HERMON_DEV_H */

@@ -295,6 +295,7 @@ hermon_fw_query_caps(struct hermon_dev *hd)
 	c->uar_sz = CAP(uar_sz);
 	c->num_rsvd_uars = CAP(num_rsvd_uars);
 	c->bf = CAP(bf) != 0;
+	c->roce_v1_v2 = hermon_dev_cap_roce_v1_v2(&q);
 	c->log_bf_reg_size = CAP(log_bf_reg_size);
 	c->log_max_bf_regs_per_page = CAP(log_max_bf_regs_per_page);
 	c->max_desc_sz_sq = CAP(max_desc_sz_sq);

@@ -146,13 +146,8 @@ hermon_l2_resolve(struct hermon_dev *hd, const struct prdma_ah_attr *at)
 	if (ret != -EHOSTUNREACH)
 		return ret;
 	inet_ntop(ipv6 ? AF_INET6 : AF_INET, ip, buf, sizeof(buf));
-	if (ipv6 || !hd->args.has_ip)
-		HERMON_LOG(ERR, "%s: no MAC for %s: the PMD asks by ARP only, from its "
-			   "ip= address (%s); give it (PRDMA_AH_F_DMAC) or a static "
-			   "neighbour (neigh=IP/MAC)", hd->pdev->name, buf,
-			   ipv6 ? "no neighbour discovery" : "none set");
-	else
-		HERMON_LOG(ERR, "%s: %s does not answer ARP within %u ms", hd->pdev->name,
-			   buf, L2_RESOLVE_MS);
+	/* a peer can name any address (a forged CM REQ): counted, not an
+	 * ERR line each (hermon_stats.c) */
+	hermon_stats_unresolved(hd, buf);
 	return ret;
 }

@@ -47,7 +47,7 @@ int hermon_l2_init(struct hermon_dev *hd);
 int hermon_l2_dmac(struct hermon_dev *hd, const struct prdma_ah_attr *at,
 		   uint8_t mac[6]);
 /* 0 when @at needs no DMAC (not Ethernet) or has one; else a negative
- * errno: -EHOSTUNREACH (logged) when no MAC is known for it. */
+ * errno: -EHOSTUNREACH (counted, hermon_stats.c) when no MAC is known. */
 int hermon_l2_resolve(struct hermon_dev *hd, const struct prdma_ah_attr *at);
 
 struct hermon_qp;

@@ -164,6 +164,41 @@ hermon_port_ib_setup(struct hermon_dev *hd, uint8_t p)
 	return ret;
 }
 
+/*
+ * The typed GID table of a RoCE v1/v2 device (Linux
+ * mlx4_ib_update_gids_v1_v2, SET_PORT selector 0xd): each address twice,
+ * as RoCE v2 at entries 0 and 1 (what a GID search finds first: Linux
+ * rdma_cm prefers v2 where the device has it) and as RoCE v1 at 2 and 3.
+ */
+static int
+gid_init_v1_v2(struct hermon_dev *hd, uint8_t p, const struct hermon_gid_table_mbox *v1)
+{
+	struct hermon_roce_gid_table_mbox *t = calloc(1, sizeof(*t));
+	static const uint8_t zero[16];
+	unsigned int i;
+	int ret;
+
+	if (t == NULL) {
+		rte_errno = ENOMEM;
+		return -ENOMEM;
+	}
+	for (i = 0; i < 4; i++) {
+		struct hermon_roce_gid_entry *e = &t->gid[i];
+
+		memcpy(e->gid, v1->gid[i & 1].dw, 16);
+		if (i >= 2 || memcmp(e->gid, zero, 16) == 0)
+			continue;
+		e->version = HERMON_ROCE_GID_V2;
+		/* IPv4-mapped (::ffff:a.b.c.d) is type 0, any other IPv6 */
+		if (!(e->gid[10] == 0xff && e->gid[11] == 0xff &&
+		      memcmp(e->gid, zero, 10) == 0))
+			e->type = HERMON_ROCE_GID_IPV6;
+	}
+	ret = hermon_cmd_set_port_roce_gids(&hd->cmd, p, t);
+	free(t);
+	return ret;
+}
+
 int
 hermon_ports_gid_init(struct hermon_dev *hd)
 {
@@ -215,11 +250,16 @@ hermon_ports_gid_init(struct hermon_dev *hd)
 		 * F8: only an Ethernet port has a host-written (RoCE) GID
 		 * table (Linux mlx4_ib_update_gids: SET_PORT selector 5 with
 		 * op_mod 1 only); an IB port's belongs to its firmware (above).
+		 * A RoCE v1/v2 device takes the typed table instead.
 		 */
-		ret = hermon_cmd_set_port_gids(&hd->cmd, p, true, t);
+		if (hd->caps.roce_v1_v2)
+			ret = gid_init_v1_v2(hd, p, t);
+		else
+			ret = hermon_cmd_set_port_gids(&hd->cmd, p, true, t);
 		if (ret == 0) {
 			port->gid_set = true;
 			port->ip_gid_set = hd->args.has_ip;
+			port->roce_v2 = hd->caps.roce_v1_v2;
 		}
 	}
 	free(t);

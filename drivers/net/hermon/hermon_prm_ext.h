@@ -13,6 +13,8 @@
  * SET_PORT(GID table) mailboxes.
  */
 
+#include <stdbool.h>
+
 #include "hermon_prm.h"
 
 /* BIND_MW send segment (32 B). */
@@ -303,5 +305,56 @@ hermon_qp_layout(uint32_t log_sq_size, uint32_t log_sq_stride, uint32_t log_rq_s
 		*rq_off = sq_bytes;
 	}
 }
+
+
+/*
+ * RoCE v2 (ConnectX-3 Pro). QUERY_DEV_CAP reports RoCE v1/v2 in BMME
+ * flags bit 19 (dword 0x94; Linux MLX4_BMME_FLAG_ROCE_V1_V2, read by
+ * mlx4_QUERY_DEV_CAP into MLX4_DEV_CAP_FLAG2_ROCE_V1_V2): bit 13 of the
+ * iPXE PRM's reserved44, which starts at bit 6.
+ */
+#define HERMON_DEV_CAP_ROCE_V1_V2_BIT 13
+
+static inline bool
+hermon_dev_cap_roce_v1_v2(const struct hermon_prm_query_dev_cap *q)
+{
+	return (HERMON_GET(q, query_dev_cap, reserved44) >>
+		HERMON_DEV_CAP_ROCE_V1_V2_BIT) & 1;
+}
+
+static inline void
+hermon_dev_cap_set_roce_v1_v2(struct hermon_prm_query_dev_cap *q, bool on)
+{
+	uint32_t r = HERMON_GET(q, query_dev_cap, reserved44);
+
+	r &= ~(1u << HERMON_DEV_CAP_ROCE_V1_V2_BIT);
+	HERMON_FILL(q, query_dev_cap, reserved44,
+		    r | (uint32_t)on << HERMON_DEV_CAP_ROCE_V1_V2_BIT);
+}
+
+/*
+ * SET_PORT selector 0xd (Linux MLX4_SET_PORT_ROCE_ADDR, op_mod 1): the
+ * typed GID table of a RoCE v1/v2 device, 32 bytes an entry (Linux
+ * mlx4_ib_update_gids_v1_v2): the GID, then at byte 26 the type (1 IPv6,
+ * 0 IPv4-mapped) and at byte 27 the version (2 RoCE v2, 0 RoCE v1).
+ */
+#define HERMON_SET_PORT_ROCE_ADDR 0xd
+#define HERMON_ROCE_GID_IPV6 1
+#define HERMON_ROCE_GID_V2 2
+
+struct hermon_roce_gid_entry {
+	uint8_t gid[16];
+	uint8_t rsvd1[10];
+	uint8_t type;
+	uint8_t version;
+	uint8_t rsvd2[4];
+};
+
+struct hermon_roce_gid_table_mbox {
+	struct hermon_roce_gid_entry gid[HERMON_GID_TABLE_LEN];
+};
+
+/* RoCE v2 (IBA A17): IP, UDP to port 4791, BTH. */
+#define HERMON_ROCE_V2_UDP_DPORT 4791
 
 #endif /* HERMON_PRM_EXT_H */

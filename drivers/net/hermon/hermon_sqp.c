@@ -12,8 +12,9 @@
  * the device adds the ICRC (Linux mlx4_ib build_mlx_header and its MLX
  * branch of mlx4_ib_post_send, iPXE hermon_fill_mlx_send_wqe). On an
  * Ethernet port the header is RoCE v1 (Ethernet, EtherType 0x8915, GRH,
- * BTH, DETH), the form every ConnectX-3 sends; RoCE v2 QP1 framing
- * (IP/UDP) needs ConnectX-3 Pro firmware and is not built yet. On an
+ * BTH, DETH), the form every ConnectX-3 sends, or, from a RoCE v2 GID
+ * of a device that reports RoCE v1/v2 (ConnectX-3 Pro firmware), RoCE v2
+ * (Ethernet, IPv4 or IPv6, UDP 4791, BTH, DETH). On an
  * InfiniBand port QP0 (SMI) and QP1 send LRH, BTH, DETH (QP1 a GRH too
  * when its AH asks for one), QP0 on VL15. Received MADs land like any UD
  * datagram: the GRH (or the 40 bytes where it would be) first.
@@ -192,7 +193,7 @@ hdr_end(uint32_t start, uint32_t n)
 uint32_t
 hermon_sqp_wqe_bytes(uint32_t sge)
 {
-	return hdr_end(16, HERMON_SQP_ROCE_HLEN) + 16 * sge;
+	return hdr_end(16, HERMON_SQP_MAX_HLEN) + 16 * sge;
 }
 
 /* Write @n header bytes as inline chunks from byte @off; the end offset. */
@@ -244,38 +245,133 @@ put_bth_deth(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t pad,
 	hdr_put32(d + 4, src_qp);
 }
 
-/* The RoCE v1 header of one MAD to @ah (IBA A16.4, 9.2, 9.3). */
+/* The IPv4 header checksum (RFC 791), which Linux computes for QP1 in
+ * software (ib_ud_ip4_csum): the MLX WQE carries the header as built. */
+static uint16_t
+ip4_csum(const uint8_t *ip)
+{
+	uint32_t sum = 0, i;
+
+	for (i = 0; i < HERMON_IPV4_HLEN; i += 2)
+		sum += (uint32_t)ip[i] << 8 | ip[i + 1];
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+/*
+ * The RoCE v2 network and UDP headers at @n of one MAD to @at from @sgid
+ * (IBA A17.4; Linux build_mlx_header with a RoCE v2 source GID): IPv4 when
+ * the SGID is IPv4-mapped (TOS the traffic class, ID 0, DF, TTL the hop
+ * limit, the checksum filled in), else IPv6 in the GRH's place with next
+ * header UDP; UDP from port 0xc000 (Linux MLX4_ROCEV2_QP1_SPORT) to 4791,
+ * checksum 0. The lengths count what is on the wire: BTH, DETH, the
+ * payload with its pad, the ICRC (Linux leaves the pad out of the IPv4
+ * and UDP lengths; a MAD, 256 bytes, has none). Returns the UDP header.
+ */
+static uint8_t *
+put_v2_net(const struct prdma_ah_attr *at, const uint8_t sgid[16], bool v4, uint32_t l4,
+	   uint8_t *n)
+{
+	uint8_t *u = n + (v4 ? HERMON_IPV4_HLEN : HERMON_GRH_LEN);
+	uint8_t hop = at->hop_limit != 0 ? at->hop_limit : 64;
+
+	if (v4) {
+		n[0] = 0x45;
+		n[1] = at->traffic_class;
+		hdr_put16(n + 2, (uint16_t)(HERMON_IPV4_HLEN + HERMON_UDP_HLEN + l4));
+		hdr_put16(n + 4, 0);
+		hdr_put16(n + 6, 0x4000);          /* DF */
+		n[8] = hop;
+		n[9] = HERMON_IPPROTO_UDP;
+		hdr_put16(n + 10, 0);
+		memcpy(n + 12, sgid + 12, 4);
+		memcpy(n + 16, at->dgid.raw + 12, 4);
+		hdr_put16(n + 10, ip4_csum(n));
+	} else {
+		hdr_put32(n, 6u << 28 | (uint32_t)at->traffic_class << 20 |
+			  (at->flow_label & 0xfffff));
+		hdr_put16(n + 4, (uint16_t)(HERMON_UDP_HLEN + l4));
+		n[6] = HERMON_IPPROTO_UDP;
+		n[7] = hop;
+		memcpy(n + 8, sgid, 16);
+		memcpy(n + 24, at->dgid.raw, 16);
+	}
+	hdr_put16(u, HERMON_ROCE_V2_QP1_SPORT);
+	hdr_put16(u + 2, HERMON_ROCE_V2_DPORT);
+	hdr_put16(u + 4, (uint16_t)(HERMON_UDP_HLEN + l4));
+	hdr_put16(u + 6, 0);
+	return u;
+}
+
+static bool
+gid_v4_mapped(const uint8_t g[16])
+{
+	static const uint8_t pfx[12] = { [10] = 0xff, [11] = 0xff };
+
+	return memcmp(g, pfx, sizeof(pfx)) == 0;
+}
+
+/*
+ * The RoCE header of one MAD to @ah: its source GID's type picks the
+ * framing, as Linux build_mlx_header does by the sgid's gid_type. RoCE v1
+ * (IBA A16.4, 9.2, 9.3): Ethernet (0x8915), GRH, BTH, DETH; RoCE v2 (a v2
+ * entry of a RoCE v1/v2 device's table): Ethernet (0x0800 or 0x86dd),
+ * IPv4 or IPv6, UDP, BTH, DETH. *hlen gets its length.
+ */
 static int
 build_roce_hdr(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t len,
-	       uint8_t h[HERMON_SQP_ROCE_HLEN])
+	       uint8_t h[HERMON_SQP_MAX_HLEN], uint32_t *hlen)
 {
 	const struct hermon_ah *ah = (const struct hermon_ah *)wr->wr.ud.ah;
 	const struct prdma_ah_attr *at = &ah->pub.attr;
 	const struct hermon_port *port = &qp->hd->port[qp->gsi_port - 1];
-	uint8_t *g = h + HERMON_ETH_HLEN, *b = g + HERMON_GRH_LEN;
-	uint32_t pad = (4 - len) & 3, v;
+	uint8_t *g = h + HERMON_ETH_HLEN, *b;
+	uint32_t pad = (4 - len) & 3, v, idx = at->sgid_index, l4, type;
 	static const uint8_t zero[6];
+	const uint8_t *sgid;
+	bool v2 = false, v4 = false;
 
-	if (at->sgid_index == 0 && port->gid_set)
-		memcpy(g + 8, port->gid, 16);
-	else if (at->sgid_index == 1 && port->ip_gid_set)
-		memcpy(g + 8, port->ip_gid, 16);
+	/* a RoCE v1/v2 table: 0 and 1 are v2, 2 and 3 the same as v1 */
+	if (port->roce_v2 && idx < 4) {
+		v2 = idx < 2;
+		idx &= 1;
+	}
+	if (idx == 0 && port->gid_set)
+		sgid = port->gid;
+	else if (idx == 1 && port->ip_gid_set)
+		sgid = port->ip_gid;
 	else
 		return EINVAL;
 	/* no DMAC, no frame (the AH resolves it: hermon_l2_dmac) */
 	if (memcmp(ah->l2 + 2, zero, 6) == 0)
 		return EHOSTUNREACH;
+	if (v2) {
+		v4 = gid_v4_mapped(sgid);
+		/* IPv4 goes to IPv4 only */
+		if (v4 != gid_v4_mapped(at->dgid.raw))
+			return EINVAL;
+	}
 	memcpy(h, ah->l2 + 2, 6);
 	memcpy(h + 6, port->mac, 6);
-	h[12] = HERMON_ETHERTYPE_ROCE >> 8;
-	h[13] = HERMON_ETHERTYPE_ROCE & 0xff;
-	v = 6u << 28 | (uint32_t)at->traffic_class << 20 | (at->flow_label & 0xfffff);
-	hdr_put32(g, v);
-	hdr_put16(g + 4,
-		(uint16_t)(RTE_ALIGN_CEIL(HERMON_BTH_LEN + HERMON_DETH_LEN + len, 4) + 4));
-	g[6] = HERMON_GRH_NXT_BTH;
-	g[7] = at->hop_limit != 0 ? at->hop_limit : 64;
-	memcpy(g + 24, at->dgid.raw, 16);
+	type = !v2 ? HERMON_ETHERTYPE_ROCE : v4 ? HERMON_ETHERTYPE_IPV4 : HERMON_ETHERTYPE_IPV6;
+	h[12] = (uint8_t)(type >> 8);
+	h[13] = (uint8_t)(type & 0xff);
+	l4 = HERMON_BTH_LEN + HERMON_DETH_LEN + len + pad + HERMON_ICRC_LEN;
+	if (v2) {
+		b = put_v2_net(at, sgid, v4, l4, g) + HERMON_UDP_HLEN;
+		*hlen = v4 ? HERMON_SQP_V2_IP4_HLEN : HERMON_SQP_V2_IP6_HLEN;
+	} else {
+		b = g + HERMON_GRH_LEN;
+		memcpy(g + 8, sgid, 16);
+		v = 6u << 28 | (uint32_t)at->traffic_class << 20 | (at->flow_label & 0xfffff);
+		hdr_put32(g, v);
+		hdr_put16(g + 4, (uint16_t)l4);
+		g[6] = HERMON_GRH_NXT_BTH;
+		g[7] = at->hop_limit != 0 ? at->hop_limit : 64;
+		memcpy(g + 24, at->dgid.raw, 16);
+		*hlen = HERMON_SQP_ROCE_HLEN;
+	}
 	/* the source QP on the wire is 1, whatever QPN the block gave it */
 	put_bth_deth(qp, wr, pad, 1, b);
 	return 0;
@@ -336,8 +432,8 @@ build_ib_hdr(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t len,
 static int
 post_one(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t head)
 {
-	uint8_t h[HERMON_SQP_ROCE_HLEN];   /* the longer of the two headers */
-	RTE_BUILD_BUG_ON(HERMON_SQP_IB_GRH_HLEN > HERMON_SQP_ROCE_HLEN);
+	uint8_t h[HERMON_SQP_MAX_HLEN];    /* the longest header */
+	RTE_BUILD_BUG_ON(HERMON_SQP_IB_GRH_HLEN > HERMON_SQP_MAX_HLEN);
 	uint32_t off, len = 0, i, c, flags = 0, rlid = 0, hlen = 0;
 	bool ib = qp->hd->port[qp->gsi_port - 1].type == HERMON_PORT_TYPE_IB;
 	uint8_t *w;
@@ -354,8 +450,7 @@ post_one(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t head)
 		err = build_ib_hdr(qp, wr, len, h, &flags, &hlen);
 		rlid = ((const struct hermon_ah *)wr->wr.ud.ah)->pub.attr.dlid;
 	} else if (qp->sqp_wire == 1) {
-		hlen = HERMON_SQP_ROCE_HLEN;
-		err = build_roce_hdr(qp, wr, len, h);
+		err = build_roce_hdr(qp, wr, len, h, &hlen);
 	} else {
 		err = ENOTSUP;
 	}

@@ -41,6 +41,27 @@ hermon_sqp_qpn(uint32_t base, uint8_t port, uint32_t wire_qpn)
 	(HERMON_ETH_HLEN + HERMON_GRH_LEN + HERMON_BTH_LEN + HERMON_DETH_LEN)
 
 /*
+ * RoCE v2 framing (IBA A17, ConnectX-3 Pro; Linux build_mlx_header with a
+ * RoCE v2 source GID): Ethernet (EtherType IPv4 or IPv6), an IPv4 header
+ * (no options) when the source GID is IPv4-mapped or else an IPv6 header
+ * in the GRH's place (next header UDP), UDP to port 4791, BTH, DETH.
+ */
+#define HERMON_ETHERTYPE_IPV4 0x0800
+#define HERMON_ETHERTYPE_IPV6 0x86dd
+#define HERMON_IPV4_HLEN 20
+#define HERMON_UDP_HLEN 8
+#define HERMON_IPPROTO_UDP 17
+#define HERMON_ROCE_V2_DPORT 4791
+/* Linux MLX4_ROCEV2_QP1_SPORT: the fixed source port of QP1's frames */
+#define HERMON_ROCE_V2_QP1_SPORT 0xc000
+#define HERMON_SQP_V2_IP4_HLEN (HERMON_ETH_HLEN + HERMON_IPV4_HLEN + HERMON_UDP_HLEN + \
+				HERMON_BTH_LEN + HERMON_DETH_LEN)
+#define HERMON_SQP_V2_IP6_HLEN (HERMON_ETH_HLEN + HERMON_GRH_LEN + HERMON_UDP_HLEN + \
+				HERMON_BTH_LEN + HERMON_DETH_LEN)
+/* The longest MLX header the PMD builds (RoCE v2 over IPv6: 82 bytes). */
+#define HERMON_SQP_MAX_HLEN HERMON_SQP_V2_IP6_HLEN
+
+/*
  * InfiniBand framing of QP0/QP1 without a GRH: LRH, BTH, DETH (IBA 7.7,
  * 9.2, 9.3). LRH byte 0: VL (7:4), LVer (3:0); byte 1: SL (7:4), LNH
  * (1:0, 2 = IBA local: a BTH follows); DLID; PktLen (10:0, 4-byte words

@@ -152,7 +152,7 @@ cm_sidr_recv_req(struct cm_agent *ag, const struct cm_msg *msg,
 {
 	const struct cm_sidr_req *r = &msg->sidr_req;
 	struct cm_id_priv *id, *listener;
-	union prdma_gid peer;
+	union prdma_gid peer, dst;
 	struct cm_cma_hdr h;
 
 	if (cm_cma_hdr_decode(r->private_data, &h) < 0) {
@@ -186,7 +186,10 @@ cm_sidr_recv_req(struct cm_agent *ag, const struct cm_msg *msg,
 			CM_LOG(DEBUG, "%s: SIDR_REQ for service ID %016" PRIx64
 			       ": no listener, SIDR_REP (service ID not supported)",
 			       ag->dev->name, r->service_id);
-		sidr_rep_send(ag, &peer, cm_reply_sgid(ag, h.dst_ip), msg->hdr.tid,
+		/* the CMA header's address is not a GID (IPv4 without the
+		 * ::ffff: prefix): the GID it names is what our table holds */
+		cm_cma_ip_to_gid(h.dst_ip, h.ip_version, &dst);
+		sidr_rep_send(ag, &peer, cm_reply_sgid(ag, dst.raw), msg->hdr.tid,
 			      r->request_id, r->service_id,
 			      listener == NULL ? CM_SIDR_UNSUPPORTED : CM_SIDR_REJECT,
 			      0, 0, NULL, 0, NULL);

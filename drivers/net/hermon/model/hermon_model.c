@@ -497,6 +497,8 @@ hermon_model_get_stats(struct hermon_model *m, struct hermon_model_stats *st)
 	st->timeouts = m->timeouts;
 	st->drops = m->drops;
 	st->ib_inactive = m->ib_inactive_drops;
+	st->rocev2_rx = m->rocev2_rx;
+	st->rocev2_bad = m->rocev2_bad;
 	st->mc_filtered = m->mc_filtered;
 	st->bf_exec = m->bf_exec;
 	st->bf_fallback = m->bf_fallback;

@@ -85,6 +85,14 @@ struct hermon_model_conf {
 	 * pages, half BlueFlame registers, as Linux map_bf_area lays it out).
 	 */
 	bool bf;
+	/**
+	 * RoCE v2 (ConnectX-3 Pro firmware): QUERY_DEV_CAP reports RoCE
+	 * v1/v2 (BMME flags bit 19, Linux MLX4_BMME_FLAG_ROCE_V1_V2), SET_PORT
+	 * takes the typed GID table (selector 0xd, Linux
+	 * MLX4_SET_PORT_ROCE_ADDR) and the ports take RoCE v2 (IP/UDP 4791)
+	 * frames. Off: a ConnectX-3 without it (RoCE v1 only).
+	 */
+	bool rocev2;
 	/** The ports' MAC when set (port 2: last byte + 1); otherwise one
 	 * derived from the name. */
 	bool has_mac;
@@ -247,8 +255,27 @@ struct hermon_model_stats {
 	uint64_t raw_delivered;    /**< frames steered into a raw QP's receive queue */
 	uint64_t raw_unsteered;    /**< frames no steering entry took (dropped) */
 	uint64_t raw_dropped;      /**< steered frames whose QP could not take them */
+	uint64_t rocev2_rx;        /**< RoCE v2 MADs delivered to a special/UD QP */
+	uint64_t rocev2_bad;       /**< malformed RoCE v2 frames (UDP 4791) dropped */
 };
 int hermon_model_get_stats(struct hermon_model *m, struct hermon_model_stats *st);
+
+/** A RoCE UD datagram's headers as the model's receiving port decodes them. */
+struct hermon_model_roce_pkt {
+	uint8_t version;           /**< 1 or 2 */
+	uint8_t ipv;               /**< RoCE v2: 4 or 6 */
+	uint16_t sport;            /**< RoCE v2: UDP source port */
+	uint8_t grh[40];           /**< what a receive buffer gets first */
+	uint8_t dgid[16];          /**< destination GID (IPv4: ::ffff:a.b.c.d) */
+	uint32_t dqpn, sqpn, qkey;
+};
+/**
+ * Decode the @p hlen header bytes (Ethernet through DETH) of a RoCE UD
+ * SEND of @p plen payload bytes as a receiving port does: 0, -1 (not a
+ * RoCE frame a port takes) or -2 (a malformed RoCE v2 frame).
+ */
+int hermon_model_roce_decode(const uint8_t *h, uint32_t hlen, uint32_t plen,
+			     struct hermon_model_roce_pkt *out);
 
 /**
  * Answer MGID_HASH with bucket @p bucket (masked to the hash size) for every

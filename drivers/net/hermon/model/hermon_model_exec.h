@@ -74,6 +74,19 @@ void hm_raw_exec(struct hm_qp *q, struct hm_wqe *x, uint8_t *synd);
 
 /* hermon_model_sqp.c: an MLX WQE of QP0/QP1 (@x parsed); *synd the error. */
 void hm_mlx_exec(struct hm_qp *q, struct hm_wqe *x, uint8_t *synd);
+
+/* A RoCE (v1 or v2) UD datagram as the receiving port decodes it. */
+struct hm_roce_pkt {
+	uint8_t version;             /* 1 or 2 */
+	uint8_t ipv;                 /* v2: 4 or 6 */
+	uint16_t sport;              /* v2: the UDP source port */
+	uint8_t grh[HM_GRH];         /* the 40 bytes the receiver gets first */
+	uint8_t dgid[16];            /* where it goes (v2 IPv4: ::ffff:daddr) */
+	uint32_t dqpn, sqpn, qkey;
+	bool se;
+};
+int hm_roce_decode(const uint8_t *h, uint32_t hlen, uint32_t plen, bool v2_ok,
+		   struct hm_roce_pkt *p);
 /* The QPN a datagram to wire QPN @dqpn reaches on port @port of @m. */
 uint32_t hm_sqp_dest(struct hermon_model *m, uint8_t port, uint32_t dqpn);
 

@@ -176,6 +176,7 @@ hm_query_dev_cap(struct hermon_model *m, struct hm_cmd *c)
 		hermon_mbox_put_be16(q, HERMON_DEV_CAP_NUM_SYS_EQS,
 				     m->conf.sys_eqs & 0xfff);
 	CAP(bf, m->conf.bf);
+	hermon_dev_cap_set_roce_v1_v2(q, m->conf.rocev2);
 	CAP(log_bf_reg_size, m->conf.bf ? 9 : 0);      /* 512 B registers */
 	CAP(log_max_bf_regs_per_page, m->conf.bf ? HM_LOG_BF_REGS : 0);
 	CAP(max_desc_sz_sq, 1008);

@@ -659,8 +659,24 @@ hm_port_cmd(struct hermon_model *m, struct hm_cmd *c)
 
 		if (t == NULL)
 			return HERMON_STAT_INTERNAL_ERR;
-		for (i = 0; i < HERMON_GID_TABLE_LEN; i++)
+		for (i = 0; i < HERMON_GID_TABLE_LEN; i++) {
 			memcpy(m->gid[port - 1][i], t->gid[i].dw, 16);
+			m->gid_v2[port - 1][i] = false;
+		}
+	}
+	/* the typed table exists only on RoCE v1/v2 firmware (ConnectX-3 Pro) */
+	if (sel == HERMON_SET_PORT_ROCE_ADDR) {
+		const struct hermon_roce_gid_table_mbox *t;
+
+		if (!m->conf.rocev2 || c->op_mod != 1)
+			return HERMON_STAT_BAD_PARAM;
+		t = hm_dma_ptr(c->in_param, sizeof(*t));
+		if (t == NULL)
+			return HERMON_STAT_INTERNAL_ERR;
+		for (i = 0; i < HERMON_GID_TABLE_LEN; i++) {
+			memcpy(m->gid[port - 1][i], t->gid[i].gid, 16);
+			m->gid_v2[port - 1][i] = t->gid[i].version == HERMON_ROCE_GID_V2;
+		}
 	}
 	return HERMON_STAT_OK;
 }

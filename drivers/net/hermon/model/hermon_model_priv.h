@@ -198,6 +198,7 @@ struct hermon_model {
 	uint8_t side;
 	uint8_t mac[2][6];
 	uint8_t gid[2][HERMON_GID_TABLE_LEN][16];
+	bool gid_v2[2][HERMON_GID_TABLE_LEN];  /* RoCE v2 entry (SET_PORT 0xd) */
 	bool mac_valid[2][HERMON_MAC_TABLE_LEN];  /* SET_PORT MAC table */
 	/*
 	 * F31: each Ethernet port's multicast MAC filter (SET_MCAST_FLTR).
@@ -226,6 +227,8 @@ struct hermon_model {
 	uint32_t sqp_base;                    /* its first QPN */
 	uint64_t sqp_drops;                   /* special-QP frames nobody took */
 	uint64_t sqp_ib_sent;                 /* LRH-framed MADs delivered */
+	uint64_t rocev2_rx;                   /* RoCE v2 MADs delivered */
+	uint64_t rocev2_bad;                  /* malformed RoCE v2 frames dropped */
 	uint64_t ib_inactive_drops;           /* data on an IB port not ACTIVE */
 	uint32_t mgid_hash_value;
 	struct hm_sma_port sma[2];            /* hermon_model_sma.c */

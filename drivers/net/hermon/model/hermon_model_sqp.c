@@ -9,10 +9,14 @@
  * built by the driver (Linux mlx4_ib build_mlx_header, iPXE
  * hermon_fill_mlx_send_wqe), then the payload by gather entries; the
  * device adds only the ICRC. The model puts the frame on its wire and the
- * receiving port parses it as a card would: a RoCE (v1, EtherType 0x8915)
- * UD SEND whose BTH DestQP is 1 reaches that port's GSI QP, with the GRH in
- * the first 40 bytes of the receive buffer. What no port would take is a
- * counted drop; a WQE the device cannot send completes in error. On an
+ * receiving port parses it as a card would: a RoCE v1 (EtherType 0x8915)
+ * or, on RoCE v2 firmware (conf.rocev2, ConnectX-3 Pro), RoCE v2 (IPv4 or
+ * IPv6, UDP to 4791) UD SEND whose BTH DestQP is 1 reaches that port's GSI
+ * QP, with the GRH in the first 40 bytes of the receive buffer (for RoCE
+ * v2 over IPv4: 20 undefined bytes, then the IPv4 header, where Linux
+ * ib_get_rdma_header_version looks for it). What no port would take is a
+ * counted drop at the port the DMAC names (a malformed RoCE v2 frame also
+ * in rocev2_bad); a WQE the device cannot send completes in error. On an
  * InfiniBand port the frame is LRH-framed (hm_mlx_exec_ib).
  */
 
@@ -87,23 +91,20 @@ hm_sqp_dest(struct hermon_model *m, uint8_t port, uint32_t dqpn)
 	return hermon_sqp_qpn(m->sqp_base, port, dqpn);
 }
 
-/* The received datagram, as the receiving port decoded it. */
-struct hm_mlx_pkt {
-	const uint8_t *grh;          /* the 40 bytes the receiver gets first */
-	uint32_t dqpn, sqpn, qkey;
-	bool se;
-};
-
 /*
- * Decode a RoCE v1 UD frame of @hlen header bytes and @plen payload bytes
- * as the receiving port does; -1 when it is not one (no port takes it).
+ * Decode a RoCE UD frame of @hlen header bytes and @plen payload bytes as
+ * the receiving port does: RoCE v1 (EtherType 0x8915, GRH) or, when
+ * @v2_ok, RoCE v2 (IPv4 or IPv6, UDP to 4791). -1: no RoCE port takes
+ * it; -2: a RoCE v2 frame (UDP to 4791) that is malformed.
  */
-static int
-hm_mlx_decode(const uint8_t *h, uint32_t hlen, uint32_t plen, struct hm_mlx_pkt *p)
+int
+hm_roce_decode(const uint8_t *h, uint32_t hlen, uint32_t plen, bool v2_ok,
+	       struct hm_roce_pkt *p)
 {
-	uint32_t off = 12, type;
-	const uint8_t *g, *b, *d;
+	uint32_t off = 12, type, pad = (4 - plen) & 3, l4;
+	const uint8_t *n, *u = NULL, *b, *d;
 
+	memset(p, 0, sizeof(*p));
 	if (hlen < off + 2)
 		return -1;
 	type = be16_at(h + off);
@@ -114,24 +115,95 @@ hm_mlx_decode(const uint8_t *h, uint32_t hlen, uint32_t plen, struct hm_mlx_pkt 
 		type = be16_at(h + off);
 	}
 	off += 2;
-	if (type != HERMON_ETHERTYPE_ROCE ||
-	    hlen != off + HERMON_GRH_LEN + HERMON_BTH_LEN + HERMON_DETH_LEN)
+	n = h + off;
+	/* what follows the UDP header: BTH, DETH, payload, pad, ICRC */
+	l4 = HERMON_BTH_LEN + HERMON_DETH_LEN + plen + pad + HERMON_ICRC_LEN;
+	if (type == HERMON_ETHERTYPE_ROCE) {
+		if (hlen != off + HERMON_GRH_LEN + HERMON_BTH_LEN + HERMON_DETH_LEN)
+			return -1;
+		/* IPv6-format GRH whose next header is the BTH; PayLen counts
+		 * BTH to ICRC with the payload padded (IBA 8.3.1) */
+		if ((n[0] >> 4) != 6 || n[6] != HERMON_GRH_NXT_BTH || be16_at(n + 4) != l4)
+			return -1;
+		p->version = 1;
+		memcpy(p->grh, n, HM_GRH);
+		memcpy(p->dgid, n + 24, 16);
+		b = n + HERMON_GRH_LEN;
+	} else if (type == HERMON_ETHERTYPE_IPV4 || type == HERMON_ETHERTYPE_IPV6) {
+		bool v4 = type == HERMON_ETHERTYPE_IPV4;
+		uint32_t nl = v4 ? HERMON_IPV4_HLEN : HERMON_GRH_LEN, sum = 0, i;
+
+		if (hlen < off + nl + HERMON_UDP_HLEN)
+			return -1;
+		u = n + nl;
+		/* a port classifies UDP to 4791 as RoCE v2; other IP is not its */
+		if ((v4 ? n[9] : n[6]) != HERMON_IPPROTO_UDP ||
+		    be16_at(u + 2) != HERMON_ROCE_V2_DPORT)
+			return -1;
+		if (!v2_ok)
+			return -1;
+		if (hlen != off + nl + HERMON_UDP_HLEN + HERMON_BTH_LEN + HERMON_DETH_LEN)
+			return -2;
+		if (v4) {
+			for (i = 0; i < HERMON_IPV4_HLEN; i += 2)
+				sum += be16_at(n + i);
+			while (sum >> 16)
+				sum = (sum & 0xffff) + (sum >> 16);
+			/* no options, a whole datagram, the true length and
+			 * a good header checksum */
+			if (n[0] != 0x45 || (be16_at(n + 6) & 0x3fff) != 0 || sum != 0xffff ||
+			    be16_at(n + 2) != HERMON_IPV4_HLEN + HERMON_UDP_HLEN + l4)
+				return -2;
+			/* the 40-byte GRH area: 20 bytes undefined (zero
+			 * here), then the IPv4 header (Linux
+			 * ib_get_rdma_header_version, rdma-core
+			 * ibv_init_ah_from_wc read it at offset 20) */
+			memcpy(p->grh + 20, n, HERMON_IPV4_HLEN);
+			p->dgid[10] = 0xff;
+			p->dgid[11] = 0xff;
+			memcpy(p->dgid + 12, n + 16, 4);
+		} else {
+			if ((n[0] >> 4) != 6 || be16_at(n + 4) != HERMON_UDP_HLEN + l4)
+				return -2;
+			memcpy(p->grh, n, HM_GRH);
+			memcpy(p->dgid, n + 24, 16);
+		}
+		if (be16_at(u + 4) != HERMON_UDP_HLEN + l4)
+			return -2;
+		p->version = 2;
+		p->ipv = v4 ? 4 : 6;
+		p->sport = (uint16_t)be16_at(u);
+		b = u + HERMON_UDP_HLEN;
+	} else {
 		return -1;
-	g = h + off;
-	b = g + HERMON_GRH_LEN;
+	}
 	d = b + HERMON_BTH_LEN;
-	/* IPv6-format GRH whose next header is the BTH; PayLen counts BTH
-	 * to ICRC with the payload padded to 4 bytes (IBA 8.3.1) */
-	if ((g[0] >> 4) != 6 || g[6] != HERMON_GRH_NXT_BTH ||
-	    be16_at(g + 4) != RTE_ALIGN_CEIL(HERMON_BTH_LEN + HERMON_DETH_LEN + plen, 4) + 4)
-		return -1;
-	if (b[0] != HERMON_BTH_UD_SEND_ONLY || ((b[1] >> 4) & 3) != ((4 - plen) & 3))
-		return -1;
-	p->grh = g;
+	if (b[0] != HERMON_BTH_UD_SEND_ONLY || ((b[1] >> 4) & 3) != pad)
+		return p->version == 2 ? -2 : -1;
 	p->se = (b[1] & 0x80) != 0;
 	p->dqpn = be32_at(b + 4) & 0xffffff;
 	p->qkey = be32_at(d);
 	p->sqpn = be32_at(d + 4) & 0xffffff;
+	return 0;
+}
+
+int
+hermon_model_roce_decode(const uint8_t *h, uint32_t hlen, uint32_t plen,
+			 struct hermon_model_roce_pkt *out)
+{
+	struct hm_roce_pkt p;
+	int ret = hm_roce_decode(h, hlen, plen, true, &p);
+
+	if (ret < 0)
+		return ret;
+	out->version = p.version;
+	out->ipv = p.ipv;
+	out->sport = p.sport;
+	out->dqpn = p.dqpn;
+	out->sqpn = p.sqpn;
+	out->qkey = p.qkey;
+	memcpy(out->grh, p.grh, sizeof(out->grh));
+	memcpy(out->dgid, p.dgid, sizeof(out->dgid));
 	return 0;
 }
 
@@ -276,16 +348,31 @@ hm_mlx_exec_ib(struct hm_qp *q, struct hm_wqe *x, uint32_t hlen, uint32_t plen,
 		      pkt.grh != NULL, pkt.se, pkt.sl, pkt.slid);
 }
 
+/* The model (this one or the one at the cable's end) whose port has @dmac. */
+static struct hermon_model *
+hm_by_dmac(struct hermon_model *m, const uint8_t dmac[6])
+{
+	struct hermon_model *c[2] = { m, m->peer };
+	unsigned int i, p;
+
+	for (i = 0; i < 2; i++)
+		for (p = 0; c[i] != NULL && p < c[i]->conf.ports; p++)
+			if (memcmp(c[i]->mac[p], dmac, 6) == 0)
+				return c[i];
+	return NULL;
+}
+
 void
 hm_mlx_exec(struct hm_qp *q, struct hm_wqe *x, uint8_t *synd)
 {
 	uint32_t hlen = 0, plen, k, i, ns = 0;
 	struct hm_seg src[HM_MAX_SEGS + 1];
 	struct hermon_model *dm;
-	struct hm_mlx_pkt pkt;
+	struct hm_roce_pkt pkt;
 	struct hm_rwqe r;
 	struct hm_qp dq;
 	uint8_t dport;
+	int ret;
 
 	*synd = 0;
 	if (x->opcode != HERMON_WQE_SEND) {
@@ -313,11 +400,26 @@ hm_mlx_exec(struct hm_qp *q, struct hm_wqe *x, uint8_t *synd)
 		hm_mlx_exec_ib(q, x, hlen, plen, k, synd);
 		return;
 	}
-	if (hm_mlx_decode(x->inl, hlen, plen, &pkt) < 0) {
-		hm_mlx_drop(q->m);
+	/* the frame leaves; its receiver parses it (the sender's type is
+	 * its GID's, so a v2 frame implies a v2 sender) */
+	ret = hm_roce_decode(x->inl, hlen, plen, true, &pkt);
+	if (ret < 0) {
+		/* the port its DMAC names parses it and drops it; a
+		 * malformed RoCE v2 frame is counted as such there */
+		dm = hm_by_dmac(q->m, x->inl);
+		if (dm == NULL)
+			dm = q->m;
+		if (ret == -2)
+			dm->rocev2_bad++;
+		hm_mlx_drop(dm);
 		return;
 	}
-	dm = hm_route(q->m, pkt.grh + 24, &dport);
+	dm = hm_route(q->m, pkt.dgid, &dport);
+	/* only RoCE v2 firmware takes UDP 4791 as RoCE: elsewhere a plain drop */
+	if (dm != NULL && pkt.version == 2 && !dm->conf.rocev2) {
+		hm_mlx_drop(dm);
+		return;
+	}
 	/* on Ethernet the frame goes where its DMAC says */
 	if (dm == NULL || dport < 1 || dport > dm->conf.ports ||
 	    memcmp(x->inl, dm->mac[dport - 1], 6) != 0) {
@@ -350,6 +452,8 @@ hm_mlx_exec(struct hm_qp *q, struct hm_wqe *x, uint8_t *synd)
 		return;
 	}
 	hm_rwqe_take(&dq, &r);
+	if (pkt.version == 2)
+		dm->rocev2_rx++;
 	hm_cqe_ok(&dq, false, HERMON_CQE_RECV_SEND, r.ctr, HM_GRH + plen, 0, pkt.sqpn,
 		  true, pkt.se, 0);
 }
