@@ -34,7 +34,22 @@ run_suite() {
 	if grep -qE '^ *[0-9]+/[0-9]+ .* (FAIL|TIMEOUT) ' "$log/$name.out"; then
 		grep -E '^FAIL: |\[  FAILED  \]|^not ok|[Aa]ssert|error:' "$log/$name.out" |
 			sort | uniq -c | sort -rn | head -40 | sed 's/^/  | /' || true
+		# and the end of each failed test's own output: a script that
+		# fails without a FAIL line still says where it stopped
+		python3 - "$dir/meson-logs/testlog.json" <<'PY' || true
+import json, sys
+for line in open(sys.argv[1]):
+    t = json.loads(line)
+    if t.get("result") in ("FAIL", "TIMEOUT"):
+        out = (t.get("stdout") or "").splitlines()
+        print("  | --- %s: last %d lines" % (t["name"], min(25, len(out))))
+        for l in out[-25:]:
+            print("  | " + l)
+PY
 	fi
+	# Later suites run meson test in the same build directory: keep this
+	# suite's log under its own name.
+	cp "$dir/meson-logs/testlog.txt" "$dir/meson-logs/testlog-$name.txt" 2>/dev/null || true
 }
 
 prdma_build "$PRDMA_BUILD"

@@ -174,6 +174,9 @@ run() {
 		sleep 2
 		run_once "$@"
 	done
+	if [ "$result" = again ]; then
+		echo "FAIL: $1: no clean run in 3 attempts (the server was late or not listening each time)"
+	fi
 	[ "$result" = ok ] || fails=$((fails + 1))
 }
 
