@@ -18,7 +18,7 @@ prog=$1
 here=$(dirname "$0")
 . "$here/netns_lib.sh"
 ns_skip_unless_able
-NS_QUEUES=2
+NS_QUEUES=2 # read by ns_setup
 ns_setup
 out=$(mktemp -d)
 trap 'ns_cleanup; rm -rf "$out"' EXIT INT TERM
