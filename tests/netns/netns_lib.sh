@@ -53,10 +53,11 @@ ns_setup() {
 	trap ns_cleanup EXIT INT TERM
 	ip netns add "$NS_A"
 	ip netns add "$NS_B"
-	# One queue each way: with more, frames land on a receive queue that
-	# has no AF_XDP socket (net_af_xdp binds queue 0) and go to the kernel.
-	ip link add "$IF_A" numtxqueues 1 numrxqueues 1 type veth \
-		peer name "$IF_B" numtxqueues 1 numrxqueues 1
+	# One queue each way by default: with more, frames land on a receive
+	# queue that has no AF_XDP socket (net_af_xdp binds queue 0) and go
+	# to the kernel. NS_QUEUES=N (before ns_setup) for multi-queue tests.
+	ip link add "$IF_A" numtxqueues "${NS_QUEUES:-1}" numrxqueues "${NS_QUEUES:-1}" type veth \
+		peer name "$IF_B" numtxqueues "${NS_QUEUES:-1}" numrxqueues "${NS_QUEUES:-1}"
 	ip link set "$IF_A" netns "$NS_A"
 	ip link set "$IF_B" netns "$NS_B"
 	ip -n "$NS_A" addr add "$IP_A/24" dev "$IF_A"

@@ -152,6 +152,54 @@ test_max_qp(void **state)
 	}
 }
 
+/* engine_cpus=: one CPU per engine, forms "3", "2-3", "[0,2-3]"; needs a thread. */
+static void
+test_engine_cpus(void **state)
+{
+	static const char *const bad[] = {
+		"ring=a,progress=thread,engine_cpus=",
+		"ring=a,progress=thread,engine_cpus=x",
+		"ring=a,progress=thread,engine_cpus=-1",
+		"ring=a,progress=thread,engine_cpus=1024",     /* CPU_SETSIZE */
+		"ring=a,progress=thread,engine_cpus=0x1",
+		"ring=a,progress=thread,engines=2,engine_cpus=3-2",
+		"ring=a,progress=thread,engines=2,engine_cpus=[0,]",
+		"ring=a,progress=thread,engines=2,engine_cpus=[0,1",
+		"ring=a,progress=thread,engines=2,engine_cpus=[]",
+		"ring=a,progress=thread,engines=2,engine_cpus=[0;1]",
+		"ring=a,progress=thread,engines=2,engine_cpus=0",     /* too few */
+		"ring=a,progress=thread,engine_cpus=[0,1]",           /* too many */
+		"ring=a,progress=thread,engines=8,engine_cpus=0-8",   /* above 8 */
+		"ring=a,engine_cpus=0",                               /* inline */
+		"ring=a,progress=inline,engine_cpus=0",
+		"ring=a,progress=thread,engine_cpus=0,engine_cpus=1",
+	};
+	struct roce_cfg c;
+	unsigned int i;
+
+	(void)state;
+	assert_int_equal(roce_args_parse("ring=a,progress=thread", &c), 0);
+	assert_int_equal(c.nb_engine_cpus, 0);
+	assert_int_equal(roce_args_parse("ring=a,progress=thread,engine_cpus=1023", &c), 0);
+	assert_int_equal(c.nb_engine_cpus, 1);
+	assert_int_equal(c.engine_cpus[0], 1023);
+	assert_int_equal(roce_args_parse("ring=a,progress=hybrid,engines=2,engine_cpus=2-3", &c), 0);
+	assert_int_equal(c.nb_engine_cpus, 2);
+	assert_int_equal(c.engine_cpus[0], 2);
+	assert_int_equal(c.engine_cpus[1], 3);
+	assert_int_equal(roce_args_parse("ring=a,engines=4,engine_cpus=[5,0-1,1],"
+					 "progress=thread", &c), 0);
+	assert_int_equal(c.nb_engine_cpus, 4);
+	assert_int_equal(c.engine_cpus[0], 5);
+	assert_int_equal(c.engine_cpus[1], 0);
+	assert_int_equal(c.engine_cpus[2], 1);
+	assert_int_equal(c.engine_cpus[3], 1);
+	for (i = 0; i < RTE_DIM(bad); i++) {
+		if (roce_args_parse(bad[i], &c) != -EINVAL)
+			fail_msg("\"%s\" was accepted", bad[i]);
+	}
+}
+
 int
 main(void)
 {
@@ -160,6 +208,7 @@ main(void)
 		cmocka_unit_test(test_all_keys),
 		cmocka_unit_test(test_invalid),
 		cmocka_unit_test(test_max_qp),
+		cmocka_unit_test(test_engine_cpus),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,6 +10,8 @@
  */
 
 #include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -397,6 +399,70 @@ test_bad_engines(void **state)
 	assert_true(prdma_dev_probe("roce:ring=eng5,side=0,engines=x") < 0);
 }
 
+static int
+thread_cpu(struct t_side *s, uint32_t i)
+{
+	struct roce_dev *dev = rqp(s->qp)->rdev;
+	rte_cpuset_t set;
+	int cpu, found = -1;
+
+	assert_int_equal(pthread_getaffinity_np(dev->eng[i].thread, sizeof(set), &set), 0);
+	if (CPU_COUNT(&set) != 1)
+		return -1;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			found = cpu;
+	return found;
+}
+
+/*
+ * engine_cpus=: each engine's progress thread runs on its CPU only (read
+ * back from the thread); the pair still moves data. A CPU the process may
+ * not run on fails the probe.
+ */
+static void
+test_engine_cpus(void **state)
+{
+	char a[128], b[128];
+	struct t_side s[2];
+	struct prdma_wc wc;
+	rte_cpuset_t mine;
+	int c0 = -1, c1 = -1, cpu, i;
+
+	(void)state;
+	assert_int_equal(t_eal_init(), 0);
+	/* the last two CPUs the process may use (one twice on one CPU) */
+	assert_int_equal(sched_getaffinity(0, sizeof(mine), &mine), 0);
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &mine))
+			continue;
+		c0 = c1;
+		c1 = cpu;
+	}
+	if (c0 < 0)
+		c0 = c1;
+	snprintf(a, sizeof(a), "roce:ring=eng7,side=0,engines=2,progress=thread,"
+		 "engine_cpus=[%d,%d]", c1, c0);
+	snprintf(b, sizeof(b), "roce:ring=eng7,side=1,engines=2,progress=hybrid,"
+		 "engine_cpus=[%d,%d]", c0, c1);
+	t_pair_open(s, a, b);
+	t_pair_connect(s, PRDMA_QPT_RC, 0);
+	assert_int_equal(thread_cpu(&s[0], 0), c1);
+	assert_int_equal(thread_cpu(&s[0], 1), c0);
+	assert_int_equal(thread_cpu(&s[1], 0), c0);
+	assert_int_equal(thread_cpu(&s[1], 1), c1);
+	for (i = 0; i < 64; i++)
+		s[0].buf[i] = (uint8_t)(i * 3 + 1);
+	assert_int_equal(t_post(&s[0], PRDMA_WR_RDMA_WRITE, 0, 64, (uintptr_t)s[1].buf,
+				s[1].mr->rkey, 1), 0);
+	assert_int_equal(t_poll_one(s, s[0].scq, &wc), 1);
+	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
+	assert_memory_equal(s[1].buf, s[0].buf, 64);
+	t_pair_close(s);
+	/* CPU 1023: not one this process can use (no machine here has 1024) */
+	assert_true(prdma_dev_probe("roce:ring=eng8,side=0,progress=thread,engine_cpus=1023") < 0);
+}
+
 /* Both sides of a link have as many queues: a side asking otherwise is refused. */
 static void
 test_link_mismatch(void **state)
@@ -485,6 +551,7 @@ main(void)
 		cmocka_unit_test(test_handoff_lossy),
 		cmocka_unit_test(test_unpolled_engine),
 		cmocka_unit_test(test_two_threads),
+		cmocka_unit_test(test_engine_cpus),
 		cmocka_unit_test(test_port_two_queues),
 	};
 

@@ -146,6 +146,8 @@ struct roce_cfg {
 	uint8_t zc;               /* 0 copy, 1 zero-copy (or fail), 2 if the port can */
 	uint32_t zc_min;          /* smallest payload sent zero-copy */
 	uint32_t engines;         /* engines (and port queues) per device */
+	uint8_t nb_engine_cpus;   /* engine_cpus= given: one per engine */
+	uint16_t engine_cpus[ROCE_MAX_ENGINES]; /* progress thread i runs on this CPU */
 };
 
 /* The keys accepted in devargs (NULL terminated). */

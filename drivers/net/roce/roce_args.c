@@ -5,6 +5,7 @@
 /* Devargs of the roce provider (documented in doc/guides/roce.md). */
 
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +39,7 @@
 #define ROCE_ARG_ZC_MIN   "zc_min"
 #define ROCE_ARG_TLP      "tlp"
 #define ROCE_ARG_ENGINES  "engines"
+#define ROCE_ARG_ENG_CPUS "engine_cpus"
 
 /* Fault keys: <dir>_<kind>, in the order of the public enums. */
 static const char *const fault_keys[PRDMA_ROCE_FAULT_DIR_NB][PRDMA_ROCE_FAULT_KIND_NB] = {
@@ -51,6 +53,7 @@ const char *const roce_args_keys[] = {
 	ROCE_ARG_BURST, ROCE_ARG_IFACE, ROCE_ARG_VERSION, ROCE_ARG_ECN, ROCE_ARG_CC,
 	ROCE_ARG_CNP_US, ROCE_ARG_SEED, ROCE_ARG_DELAY_US, ROCE_ARG_ACK_US, ROCE_ARG_MCAST_LOOP, ROCE_ARG_IGMP,
 	ROCE_ARG_MAX_QP, ROCE_ARG_ZC, ROCE_ARG_ZC_MIN, ROCE_ARG_TLP, ROCE_ARG_ENGINES,
+	ROCE_ARG_ENG_CPUS,
 	"tx_drop", "tx_dup", "tx_reorder", "tx_corrupt", "tx_delay", "tx_ce",
 	"rx_drop", "rx_dup", "rx_reorder", "rx_corrupt", "rx_delay", "rx_ce",
 	NULL,
@@ -376,6 +379,61 @@ arg_engines(const char *key, const char *value, void *opaque)
 	return 0;
 }
 
+/* One CPU number of an engine_cpus= list: decimal, below CPU_SETSIZE. */
+static int
+cpu_num(const char *p, const char **end, uint16_t *cpu)
+{
+	unsigned long v = 0;
+	const char *q = p;
+
+	while (*q >= '0' && *q <= '9' && q - p < 6)
+		v = v * 10 + (unsigned long)(*q++ - '0');
+	if (q == p || (*q >= '0' && *q <= '9') || v >= CPU_SETSIZE)
+		return -1;
+	*cpu = (uint16_t)v;
+	*end = q;
+	return 0;
+}
+
+/*
+ * engine_cpus=: the CPU of each engine's progress thread, in engine order:
+ * "3", "2-3", or a bracketed list of those ("[0,2-3]", the DPDK devargs
+ * list form). The count must match engines= (checked once all keys are
+ * read, as is progress=thread).
+ */
+static int
+arg_engine_cpus(const char *key, const char *value, void *opaque)
+{
+	struct roce_cfg *cfg = opaque;
+	size_t len = strlen(value);
+	const char *p = value, *last = value + len;
+	uint16_t a, b;
+
+	if (value[0] == '[') {
+		if (len < 3 || value[len - 1] != ']')
+			return bad(key, value, "a list in brackets expected, e.g. [0,2-3]");
+		p++;
+		last--;
+	}
+	cfg->nb_engine_cpus = 0;
+	for (;;) {
+		if (cpu_num(p, &p, &a) < 0)
+			return bad(key, value, "CPU numbers (below CPU_SETSIZE) or ranges a-b expected");
+		b = a;
+		if (*p == '-' && (cpu_num(p + 1, &p, &b) < 0 || b < a))
+			return bad(key, value, "a range a-b with a <= b expected");
+		if ((uint32_t)cfg->nb_engine_cpus + (b - a) + 1 > ROCE_MAX_ENGINES)
+			return bad(key, value, "more CPUs than the most engines (8)");
+		while (a <= b)
+			cfg->engine_cpus[cfg->nb_engine_cpus++] = a++;
+		if (p == last)
+			return 0;
+		if (*p != ',' || p + 1 == last)
+			return bad(key, value, "CPUs separated by ',' expected");
+		p++;
+	}
+}
+
 /* A rate: parts per million ("10000"), or a percentage ("1%", "0.1%"). */
 static int
 arg_fault(const char *key, const char *value, void *opaque)
@@ -424,6 +482,7 @@ static const struct {
 	{ ROCE_ARG_DELAY_US, arg_delay_us },
 	{ ROCE_ARG_MAX_QP, arg_max_qp },
 	{ ROCE_ARG_ENGINES, arg_engines },
+	{ ROCE_ARG_ENG_CPUS, arg_engine_cpus },
 	{ ROCE_ARG_ZC, arg_zc },
 	{ ROCE_ARG_ZC_MIN, arg_zc_min },
 	{ "tx_drop", arg_fault }, { "tx_dup", arg_fault }, { "tx_reorder", arg_fault },
@@ -502,6 +561,15 @@ roce_args_parse(const char *args, struct roce_cfg *cfg)
 	}
 	if (ret == 0 && (cfg->ring[0] != '\0') == (cfg->port >= 0)) {
 		ROCE_LOG(ERR, "ring=<name> or port=<id>: exactly one is required");
+		ret = -EINVAL;
+	}
+	if (ret == 0 && cfg->nb_engine_cpus != 0 && !cfg->progress_thread) {
+		ROCE_LOG(ERR, "engine_cpus: needs progress=thread or progress=hybrid");
+		ret = -EINVAL;
+	}
+	if (ret == 0 && cfg->nb_engine_cpus != 0 && cfg->nb_engine_cpus != cfg->engines) {
+		ROCE_LOG(ERR, "engine_cpus: %u CPUs for %u engines (one per engine expected)",
+			 cfg->nb_engine_cpus, cfg->engines);
 		ret = -EINVAL;
 	}
 	rte_kvargs_free(kv);

@@ -174,6 +174,27 @@ dev_free(struct roce_dev *dev)
 	rte_free(dev);
 }
 
+/*
+ * Several engines: say at removal (INFO) what each one moved, so a run
+ * over a real multi-queue port shows whether all its engines had traffic
+ * and how much of it came on another engine's queue (tests/netns reads it).
+ */
+static void
+eng_summary(struct roce_dev *dev)
+{
+	const struct roce_eng *e;
+	uint32_t i;
+
+	for (i = 0; dev->eng != NULL && dev->nb_eng > 1 && i < dev->nb_eng; i++) {
+		e = &dev->eng[i];
+		ROCE_LOG(INFO, "%s: engine %u: rx %" PRIu64 " tx %" PRIu64 " rx_handoff %"
+			 PRIu64 " rx_handoff_drops %" PRIu64, dev->pdev->name, i,
+			 e->st.dev[PRDMA_DEV_CNT_RDMA_IN_FRAMES],
+			 e->st.dev[PRDMA_DEV_CNT_RDMA_OUT_FRAMES],
+			 e->xst.rx_handoff, e->xst.rx_handoff_drops);
+	}
+}
+
 static void
 roce_dev_remove(struct prdma_dev *pdev)
 {
@@ -185,6 +206,7 @@ roce_dev_remove(struct prdma_dev *pdev)
 	roce_ack_watch_stop(dev);
 	if (dev->eng != NULL)
 		roce_engine_lock(dev);
+	eng_summary(dev);
 	dev_free(dev);
 	pdev->priv = NULL;
 }
@@ -729,7 +751,7 @@ static struct prdma_provider roce_provider = {
 	.params = "ring=<name>,side=0|1,port=<id>,ip=<addr>,mac=<addr>,"
 		  "mtu=256|512|1024|2048|4096,pcap=<file>,progress=inline|thread,"
 		  "name=<name>,burst=<n>,iface=<ifname>,roce_version=1|2,ecn=0|1,cc=0|1,"
-		  "cnp_interval_us=<n>,ack_delay_us=<n>,engines=<n>,fault_seed=<n>,fault_delay_us=<n>,"
+		  "cnp_interval_us=<n>,ack_delay_us=<n>,engines=<n>,engine_cpus=<cpu>|<a-b>|[list],fault_seed=<n>,fault_delay_us=<n>,"
 		  "{tx,rx}_{drop,dup,reorder,corrupt,delay,ce}=<ppm>|<pct>%",
 	.probe = roce_probe,
 };

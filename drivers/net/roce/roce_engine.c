@@ -1092,7 +1092,30 @@ engine_thread_start(void *arg)
 	return NULL;
 }
 
-/* progress=thread: one thread per engine (each its own core, if any). */
+/*
+ * engine_cpus=: move engine i's thread onto its CPU. rte_ctrl_thread_create
+ * gave it the control-thread CPU set (the CPUs not given to EAL lcores, or
+ * all of them if none is left); a CPU the process may not use, or one that
+ * does not exist, is refused by the kernel (EINVAL) and so is the device.
+ */
+static int
+engine_thread_pin(struct roce_dev *dev, struct roce_eng *e, uint32_t i)
+{
+	rte_cpuset_t set;
+	int ret;
+
+	if (dev->cfg.nb_engine_cpus == 0)
+		return 0;
+	CPU_ZERO(&set);
+	CPU_SET(dev->cfg.engine_cpus[i], &set);
+	ret = pthread_setaffinity_np(e->thread, sizeof(set), &set);
+	if (ret != 0)
+		ROCE_LOG(ERR, "%s: engine_cpus: engine %u cannot run on CPU %u: %s",
+			 dev->pdev->name, i, dev->cfg.engine_cpus[i], strerror(ret));
+	return -ret;
+}
+
+/* progress=thread: one thread per engine (on its engine_cpus= CPU, if given). */
 int
 roce_engine_thread_start(struct roce_dev *dev)
 {
@@ -1118,6 +1141,11 @@ roce_engine_thread_start(struct roce_dev *dev)
 			return -ret;
 		}
 		e->thread_started = 1;
+		ret = engine_thread_pin(dev, e, i);
+		if (ret != 0) {
+			roce_engine_thread_stop(dev);
+			return ret;
+		}
 	}
 	return 0;
 }
