@@ -483,6 +483,41 @@ test_bad_ns(void **state)
 	rte_free(q);
 }
 
+/* A multicast group leaving B makes the PMD rewrite B's filter (F31):
+ * the solicited-node MACs stay in it, so A still finds B. */
+static void
+test_filter_rewrite_keeps_nd(void **state)
+{
+	struct prdma_qp *qb = qp_new(&eb, PRDMA_QPT_UD);
+	union prdma_gid mgid;
+	struct prdma_ah *ah;
+
+	(void)state;
+	assert_int_equal(prdma_gid_from_str(&mgid, "ff0e::1:2"), 0);
+	assert_int_equal(prdma_qp_attach_mcast(qb, &mgid), 0);
+	assert_int_equal(prdma_qp_detach_mcast(qb, &mgid), 0);
+	cache_flush(&ea);
+	ah = ah_to(&ea, 2, 0);
+	assert_non_null(ah);
+	assert_memory_equal(((struct hermon_ah *)ah)->l2 + 2, mac_b, 6);
+	assert_int_equal(prdma_ah_destroy(ah), 0);
+	assert_int_equal(prdma_qp_destroy(qb), 0);
+}
+
+/* ip6= is GID 2 (the link-local one stays GID 0). */
+static void
+test_gid(void **state)
+{
+	union prdma_gid g, want;
+
+	(void)state;
+	v6_ip(want.raw, 3);
+	assert_int_equal(prdma_gid_query(ea.dev, 1, 2, &g), 0);
+	assert_memory_equal(g.raw, want.raw, 16);
+	assert_int_equal(prdma_gid_query(ea.dev, 1, 0, &g), 0);
+	assert_int_equal(g.raw[0], 0xfe);
+}
+
 /* Our own ip6= is our MAC without asking. */
 static void
 test_self_address(void **state)
@@ -565,6 +600,8 @@ main(void)
 		cmocka_unit_test(test_unanswered_filtered),
 		cmocka_unit_test(test_forged_na),
 		cmocka_unit_test(test_bad_ns),
+		cmocka_unit_test(test_filter_rewrite_keeps_nd),
+		cmocka_unit_test(test_gid),
 		cmocka_unit_test(test_self_address),
 	};
 
