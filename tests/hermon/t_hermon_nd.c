@@ -518,6 +518,29 @@ test_gid(void **state)
 	assert_int_equal(g.raw[0], 0xfe);
 }
 
+/* On a RoCE v1/v2 device ip6= is GID 4 (v2) and 5 (v1), after 0-3. */
+static void
+test_gid_v1_v2(void **state)
+{
+	int id = prdma_dev_probe("hermon:model,name=ndv2,model_rocev2=1,ip6=2001:db8::5");
+	union prdma_gid g, want;
+	struct prdma_dev *dev;
+
+	(void)state;
+	assert_true(id >= 0);
+	dev = prdma_dev_open((uint16_t)id);
+	assert_non_null(dev);
+	v6_ip(want.raw, 5);
+	assert_int_equal(prdma_gid_query(dev, 1, 4, &g), 0);
+	assert_memory_equal(g.raw, want.raw, 16);
+	assert_int_equal(prdma_gid_query(dev, 1, 5, &g), 0);
+	assert_memory_equal(g.raw, want.raw, 16);
+	assert_int_equal(prdma_gid_query(dev, 1, 2, &g), 0);
+	assert_int_equal(g.raw[0], 0xfe);       /* 2 is GID 0 again, as v1 */
+	prdma_dev_close(dev);
+	prdma_dev_remove((uint16_t)id);
+}
+
 /* Our own ip6= is our MAC without asking. */
 static void
 test_self_address(void **state)
@@ -602,6 +625,7 @@ main(void)
 		cmocka_unit_test(test_bad_ns),
 		cmocka_unit_test(test_filter_rewrite_keeps_nd),
 		cmocka_unit_test(test_gid),
+		cmocka_unit_test(test_gid_v1_v2),
 		cmocka_unit_test(test_self_address),
 	};
 
