@@ -10,7 +10,8 @@
  * resolve; NOWAIT is EAGAIN, then success; nobody answering is
  * EHOSTUNREACH within the bound; an unsolicited NA is not learnt; an NS
  * with a bad checksum or hop limit is a counted drop; an NS to a group
- * the filter does not pass is dropped by the model.
+ * the filter does not pass is dropped by the model; a Linux kernel's NS
+ * and NA (a capture) are what the PMD builds, and its NS is answered.
  */
 
 #include <errno.h>
@@ -518,6 +519,75 @@ test_gid(void **state)
 	assert_int_equal(g.raw[0], 0xfe);
 }
 
+/* Frame @k of a little-endian pcap into @f: its length (0: none). */
+static uint32_t
+pcap_frame(const char *path, unsigned int k, uint8_t *f, uint32_t cap)
+{
+	FILE *fp = fopen(path, "rb");
+	uint32_t rec[4], got = 0;
+	unsigned int i;
+
+	if (fp == NULL || fseek(fp, 24, SEEK_SET) != 0)
+		goto out;
+	for (i = 0; i <= k; i++) {
+		if (fread(rec, sizeof(rec), 1, fp) != 1 || rec[2] > cap ||
+		    fread(f, 1, rec[2], fp) != rec[2])
+			goto out;
+	}
+	got = rec[2];
+out:
+	if (fp != NULL)
+		fclose(fp);
+	return got;
+}
+
+/*
+ * A Linux kernel's NS (2001:db8::2 at 02:c9:00:00:01:02, B's addresses,
+ * asking for 2001:db8::3, A's) and the kernel's NA answering it, captured
+ * on a veth pair (tests/data/pcaps/README.md): the PMD builds the same
+ * bytes, parses both, and answers the kernel's NS.
+ */
+static void
+test_linux_frames(void **state)
+{
+	struct hermon_qp *q = raw_qp(&eb);
+	struct hermon_arp_stats st0, st1;
+	struct hermon_nd_msg m;
+	uint8_t ns[128], na[128], ours[HERMON_ND_FRAME], ipa[16], ipb[16];
+	uint32_t ns_len, na_len;
+
+	(void)state;
+	v6_ip(ipa, 3);
+	v6_ip(ipb, 2);
+	ns_len = pcap_frame(T_PCAP_DIR "/nd-linux.pcap", 0, ns, sizeof(ns));
+	na_len = pcap_frame(T_PCAP_DIR "/nd-linux.pcap", 1, na, sizeof(na));
+	assert_int_equal(ns_len, HERMON_ND_FRAME);
+	assert_int_equal(na_len, HERMON_ND_FRAME);
+	assert_int_equal(hermon_nd_ns(ours, mac_b, ipb, ipa), ns_len);
+	assert_memory_equal(ours, ns, ns_len);
+	assert_int_equal(hermon_nd_na(ours, mac_a, mac_b, ipa, ipb), na_len);
+	assert_memory_equal(ours, na, na_len);
+	assert_int_equal(hermon_nd_parse(ns, ns_len, &m), 1);
+	assert_int_equal(m.type, HERMON_ND_NS);
+	assert_true(m.has_lladdr);
+	assert_memory_equal(m.lladdr, mac_b, 6);
+	assert_memory_equal(m.target, ipa, 16);
+	assert_int_equal(hermon_nd_parse(na, na_len, &m), 1);
+	assert_int_equal(m.type, HERMON_ND_NA);
+	assert_true(m.solicited && m.has_lladdr);
+	assert_memory_equal(m.lladdr, mac_a, 6);
+	/* the kernel's NS, sent on the cable: A's agent answers it */
+	assert_int_equal(hermon_arp_get_stats(ea.hd, 1, &st0), 0);
+	memcpy(eb.buf, ns, ns_len);
+	raw_send(&eb, q, ns_len);
+	wait_received(&ea, st0.received);
+	usleep(20000);
+	assert_int_equal(hermon_arp_get_stats(ea.hd, 1, &st1), 0);
+	assert_int_equal(st1.nd_answered - st0.nd_answered, 1);
+	assert_int_equal(hermon_qp_destroy(&q->pub), 0);
+	rte_free(q);
+}
+
 /* On a RoCE v1/v2 device ip6= is GID 4 (v2) and 5 (v1), after 0-3. */
 static void
 test_gid_v1_v2(void **state)
@@ -624,6 +694,7 @@ main(void)
 		cmocka_unit_test(test_forged_na),
 		cmocka_unit_test(test_bad_ns),
 		cmocka_unit_test(test_filter_rewrite_keeps_nd),
+		cmocka_unit_test(test_linux_frames),
 		cmocka_unit_test(test_gid),
 		cmocka_unit_test(test_gid_v1_v2),
 		cmocka_unit_test(test_self_address),
