@@ -62,6 +62,12 @@ test_valid(void **state)
 	assert_int_equal(a.neigh[0].ip[0], 0x20);
 	assert_int_equal(a.neigh[0].ip[15], 2);
 	assert_int_equal(a.neigh[0].mac[5], 0x22);
+	assert_false(a.has_ip6);
+	/* the global IPv6 address neighbour discovery answers (F13) */
+	assert_int_equal(hermon_args_parse("model,ip6=2001:db8::3", &a), 0);
+	assert_true(a.has_ip6);
+	assert_int_equal(a.ip6[0], 0x20);
+	assert_int_equal(a.ip6[15], 3);
 	assert_false(a.no_bf);
 	/* BlueFlame: on unless bf=0; the model has it only with model_bf=1 */
 	assert_int_equal(hermon_args_parse("model,model_bf=1,bf=0", &a), 0);
@@ -96,6 +102,8 @@ test_invalid(void **state)
 		"model,cmd_timeout_ms=-5", "model,name=", "model,model",
 		"pci=0000:03:00.0,pci=0000:04:00.0",
 		"model,ip=300.0.0.1", "model,ip=0.0.0.0", "model,ip=1.2.3.4,ip=1.2.3.5",
+		"model,ip6=192.0.2.3", "model,ip6=::", "model,ip6=ff02::1", "model,ip6=fe80::1",
+		"model,ip6=::ffff:192.0.2.3", "model,ip6=2001:db8::1,ip6=2001:db8::2",
 		"model,mac=01:00:5e:00:00:01", "model,mac=zz", "pci=0000:03:00.0,mac=02:00:00:00:00:01",
 		"model,neigh=192.0.2.2", "model,neigh=192.0.2.2/00:00:00:00:00:00",
 		"model,neigh=x/02:00:00:00:00:01", "model,neigh=::/02:00:00:00:00:01",

@@ -26,7 +26,7 @@
 
 static const char *const hermon_keys[] = {
 	"pci", "kdrv", "model", "ports", "name", "sysfs", "cmd_timeout_ms", "link",
-	"side", "ip", "neigh", "mac", "bf", "model_bf",
+	"side", "ip", "ip6", "neigh", "mac", "bf", "model_bf",
 	"model_ack_delay", "model_rocev2", NULL
 };
 
@@ -90,10 +90,10 @@ parse_ip6(const char *key, const char *v, uint8_t ip[16])
 	return 0;
 }
 
-/* ip=, neigh=IP/MAC (repeatable) and the model's mac=. */
+/* ip=, ip6=, neigh=IP/MAC (repeatable) and the model's mac=. */
 static int
 parse_addrs(struct rte_kvargs *kv, struct hermon_args *a, const char *ip,
-	    const char *mac)
+	    const char *ip6, const char *mac)
 {
 	unsigned int i;
 	int err;
@@ -103,6 +103,17 @@ parse_addrs(struct rte_kvargs *kv, struct hermon_args *a, const char *ip,
 		if (err < 0)
 			return err;
 		a->has_ip = true;
+	}
+	if (ip6 != NULL) {
+		err = parse_ip6("ip6", ip6, a->ip6);
+		if (err < 0)
+			return err;
+		/* the link-local one is the MAC's (GID 0); ::ffff:a.b.c.d is ip= */
+		if ((a->ip6[0] == 0xfe && (a->ip6[1] & 0xc0) == 0x80) ||
+		    (memcmp(a->ip6, "\0\0\0\0\0\0\0\0\0\0\xff\xff", 12) == 0))
+			return bad("ip6", ip6, "a global IPv6 address expected (not link-local, "
+				   "not IPv4-mapped)");
+		a->has_ip6 = true;
 	}
 	if (mac != NULL) {
 		if (a->kind != HERMON_BUS_MODEL)
@@ -145,7 +156,7 @@ static int
 parse_kv(struct rte_kvargs *kv, struct hermon_args *a)
 {
 	const char *pci, *kdrv, *model, *ports, *name, *sysfs, *tmo, *link, *side;
-	const char *ip, *mac;
+	const char *ip, *ip6, *mac;
 	const char *bf, *mbf, *mad, *mv2;
 	struct rte_pci_addr addr;
 	uint64_t v;
@@ -161,6 +172,7 @@ parse_kv(struct rte_kvargs *kv, struct hermon_args *a)
 	link = one(kv, "link", &err);
 	side = one(kv, "side", &err);
 	ip = one(kv, "ip", &err);
+	ip6 = one(kv, "ip6", &err);
 	mac = one(kv, "mac", &err);
 	bf = one(kv, "bf", &err);
 	mbf = one(kv, "model_bf", &err);
@@ -260,7 +272,7 @@ parse_kv(struct rte_kvargs *kv, struct hermon_args *a)
 			return -EINVAL;
 		a->cmd_timeout_ms = (uint32_t)v;
 	}
-	return parse_addrs(kv, a, ip, mac);
+	return parse_addrs(kv, a, ip, ip6, mac);
 }
 
 int

@@ -38,6 +38,10 @@ struct hermon_args {
 	 * mlx4_ib fills the RoCE GID table from the netdev's addresses. */
 	bool has_ip;
 	uint8_t ip[4];
+	/** The port's global IPv6 address (ip6=): GID 2 (4 and 5 on a RoCE
+	 * v1/v2 device), answered and asked from by neighbour discovery (F13). */
+	bool has_ip6;
+	uint8_t ip6[16];
 	/** Static neighbours (neigh=IP/MAC, repeatable, IPv4 or IPv6): the
 	 * DMAC of a GID that is that address, as a permanent ARP or ND
 	 * entry gives it (static entries of the library's neighbour cache). */

@@ -30,8 +30,21 @@
  * entries from requests). The cache's solicit() posts a request on every
  * agent's port; a blocking resolution waits in hermon_l2.c.
  *
- * Not done: IPv6 neighbour discovery (solicit refuses IPv6: EHOSTUNREACH),
- * VLANs, gratuitous ARP at start-up.
+ * IPv6 neighbour discovery (RFC 4861, the frames in hermon_nd.c) runs on
+ * the same agent, for the port's link-local address (GID 0, the MAC's
+ * EUI-64) and the global ip6= (GID 2): the solicited-node MACs of both
+ * join the port's multicast filter (SET_MCAST_FLTR, as mlx4_en's
+ * set_rx_mode adds a netdev's multicast list; hermon_mcast.c keeps them
+ * when it rewrites the filter), and in A0 steering multicast goes to the
+ * base QPN (MCAST_DEFAULT), the raw QP. An NS for one of our addresses is
+ * answered by a solicited NA with our target link-layer option; an NA to
+ * us, and an NS's source link-layer option, go to prdma_neigh_input() as
+ * replies and requests do for ARP (the cache learns only answers to its
+ * own requests). An NS or NA failing RFC 4861's validity checks (hop
+ * limit 255, checksum, ...) is counted in nd_bad and dropped.
+ *
+ * Not done: VLANs, gratuitous ARP and unsolicited NA at start-up,
+ * duplicate address detection, router discovery.
  */
 
 #include <errno.h>
@@ -46,12 +59,13 @@
 
 #include "hermon_arp.h"
 #include "hermon_logs.h"
+#include "hermon_nd.h"
 #include "hermon_obj.h"
 
 #define ARP_NRECV 16
 #define ARP_NSEND 16
 #define ARP_RSLOT 1536u                     /* any frame the steering gives us */
-#define ARP_SSLOT 64u
+#define ARP_SSLOT 128u                      /* an ARP frame or an NS/NA */
 #define ARP_FRAME 60u                       /* the minimum Ethernet frame */
 #define ARP_POLL_NS (1000 * 1000)           /* 1 ms between idle polls */
 #define RAW_QP_MTU 7                        /* Linux MLX4_RAW_QP_MTU */
@@ -130,6 +144,47 @@ steer(struct hermon_dev *hd, uint8_t port, uint32_t qpn)
 	b[RQP_VLAN_MISS] = RQP_VLAN_MISS_IDX;
 	ret = hermon_cmd_set_port_eth(&hd->cmd, port, HERMON_SET_PORT_RQP_CALC, b, RQP_LEN);
 	rte_free(b);
+	return ret;
+}
+
+/* An agent on every Ethernet port that is up, when there is an address to
+ * answer for and ask from: ip= (ARP), ip6= (ND; the link-local one alone
+ * is resolved from the EUI-64 and needs no agent). */
+static bool
+port_wants_agent(const struct hermon_dev *hd, uint8_t port)
+{
+	return (hd->args.has_ip || hd->args.has_ip6) && port >= 1 &&
+		port <= hd->caps.num_ports &&
+		hd->port[port - 1].type == HERMON_PORT_TYPE_ETH && hd->port[port - 1].up;
+}
+
+int
+hermon_arp_nd_macs(const struct hermon_dev *hd, uint8_t port, uint64_t macs[2])
+{
+	int n = 0;
+
+	/* ND only with ip6= (a link-local peer resolves from the EUI-64) */
+	if (!port_wants_agent(hd, port) || !hd->args.has_ip6)
+		return 0;
+	if (hd->port[port - 1].gid_set)
+		macs[n++] = hermon_nd_snmc_mac(hd->port[port - 1].gid);
+	if (hd->port[port - 1].ip6_gid_set)
+		macs[n++] = hermon_nd_snmc_mac(hd->args.ip6);
+	return n;
+}
+
+/* Our addresses' solicited-node MACs join the port's multicast filter. */
+static int
+nd_filter(struct hermon_dev *hd, uint8_t port)
+{
+	uint64_t macs[2];
+	int i, n = hermon_arp_nd_macs(hd, port, macs), ret = 0;
+
+	for (i = 0; i < n && ret == 0; i++)
+		ret = hermon_cmd_set_mcast_fltr(&hd->cmd, port, macs[i], false,
+						HERMON_MCAST_CONFIG);
+	if (ret == 0 && n > 0)
+		ret = hermon_cmd_set_mcast_fltr(&hd->cmd, port, 0, false, HERMON_MCAST_ENABLE);
 	return ret;
 }
 
@@ -214,6 +269,8 @@ agent_new(struct hermon_dev *hd, uint8_t port)
 	if (steer(hd, port, a->qp.qpn) < 0)
 		goto err;
 	a->steered = true;
+	if (nd_filter(hd, port) < 0)
+		goto err;
 	return a;
 err:
 	HERMON_LOG(ERR, "%s: port %u: no ARP agent: %s", hd->pdev->name, port,
@@ -229,22 +286,55 @@ put16(uint8_t *p, uint16_t v)
 	p[1] = (uint8_t)v;
 }
 
+/* The next send slot, NULL (counted) when none is free. */
+static uint8_t *
+send_slot(struct hermon_arp *a)
+{
+	if (a->broken || a->sends_out >= ARP_NSEND) {
+		a->st.send_fail++;
+		return NULL;
+	}
+	return a->buf + (size_t)ARP_NRECV * ARP_RSLOT +
+		(size_t)(a->send_k % ARP_NSEND) * ARP_SSLOT;
+}
+
+/* Send the @len-byte frame built in send_slot()'s slot @p. */
+static int
+raw_post(struct hermon_arp *a, uint8_t *p, uint32_t len)
+{
+	const struct prdma_send_wr *bad;
+	struct prdma_send_wr wr;
+	struct prdma_sge sge;
+	int ret;
+
+	sge = (struct prdma_sge){ .addr = (uintptr_t)p, .length = len,
+				  .lkey = a->mr.pub.lkey };
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = a->send_k;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = PRDMA_WR_SEND;
+	wr.send_flags = PRDMA_SEND_SIGNALED;
+	ret = hermon_post_send(&a->qp.pub, &wr, &bad);
+	if (ret < 0) {
+		a->st.send_fail++;
+		return ret;
+	}
+	a->send_k++;
+	a->sends_out++;
+	return 0;
+}
+
 /* An ARP request (@dmac NULL: broadcast) or reply for @tip; agents' lock held. */
 static int
 arp_send(struct hermon_arp *a, uint16_t op, const uint8_t *dmac, const uint8_t *tip)
 {
 	const uint8_t *mac = a->hd->port[a->port - 1].mac;
-	const struct prdma_send_wr *bad;
-	struct prdma_send_wr wr;
-	struct prdma_sge sge;
-	uint8_t *p;
+	uint8_t *p = send_slot(a);
 	int ret;
 
-	if (a->broken || a->sends_out >= ARP_NSEND) {
-		a->st.send_fail++;
+	if (p == NULL)
 		return -ENOBUFS;
-	}
-	p = a->buf + (size_t)ARP_NRECV * ARP_RSLOT + (size_t)(a->send_k % ARP_NSEND) * ARP_SSLOT;
 	memset(p, 0, ARP_FRAME);
 	if (dmac != NULL)
 		memcpy(p, dmac, 6);
@@ -262,21 +352,9 @@ arp_send(struct hermon_arp *a, uint16_t op, const uint8_t *dmac, const uint8_t *
 	if (dmac != NULL)
 		memcpy(p + 32, dmac, 6);
 	memcpy(p + 38, tip, 4);
-	sge = (struct prdma_sge){ .addr = (uintptr_t)p, .length = ARP_FRAME,
-				  .lkey = a->mr.pub.lkey };
-	memset(&wr, 0, sizeof(wr));
-	wr.wr_id = a->send_k;
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	wr.opcode = PRDMA_WR_SEND;
-	wr.send_flags = PRDMA_SEND_SIGNALED;
-	ret = hermon_post_send(&a->qp.pub, &wr, &bad);
-	if (ret < 0) {
-		a->st.send_fail++;
+	ret = raw_post(a, p, ARP_FRAME);
+	if (ret < 0)
 		return ret;
-	}
-	a->send_k++;
-	a->sends_out++;
 	if (op == 1)
 		a->st.requests++;
 	else
@@ -284,22 +362,99 @@ arp_send(struct hermon_arp *a, uint16_t op, const uint8_t *dmac, const uint8_t *
 	return 0;
 }
 
+/* Is @ip one of the port's IPv6 addresses (link-local GID 0, ip6=)? */
+static bool
+nd_ours(const struct hermon_arp *a, const uint8_t *ip)
+{
+	const struct hermon_port *port = &a->hd->port[a->port - 1];
+
+	return (port->gid_set && memcmp(ip, port->gid, 16) == 0) ||
+		(port->ip6_gid_set && memcmp(ip, a->hd->args.ip6, 16) == 0);
+}
+
+/* The address an NS leaves from: ip6= when there is one, else link-local. */
+static const uint8_t *
+nd_src(const struct hermon_arp *a)
+{
+	const struct hermon_port *port = &a->hd->port[a->port - 1];
+
+	return port->ip6_gid_set ? a->hd->args.ip6 : port->gid;
+}
+
+static int
+nd_send_ns(struct hermon_arp *a, const uint8_t *tgt)
+{
+	uint8_t *p = send_slot(a);
+	int ret;
+
+	if (p == NULL)
+		return -ENOBUFS;
+	ret = raw_post(a, p, hermon_nd_ns(p, a->hd->port[a->port - 1].mac, nd_src(a), tgt));
+	if (ret == 0)
+		a->st.nd_solicits++;
+	return ret;
+}
+
+static void
+nd_rx(struct hermon_arp *a, const struct hermon_nd_msg *m)
+{
+	struct rte_ether_addr ll;
+	uint8_t *p;
+
+	memcpy(ll.addr_bytes, m->lladdr, 6);
+	if (m->type == HERMON_ND_NS) {
+		/* for us, from a unicast address (not a DAD probe from ::) */
+		if (!nd_ours(a, m->target) || m->src[0] == 0xff ||
+		    memcmp(m->src, "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16) == 0) {
+			a->st.not_ours++;
+			return;
+		}
+		/* the asker's option: a request (refreshes or answers our own) */
+		if (m->has_lladdr)
+			(void)prdma_neigh_input(&a->hd->neigh, m->src, 1, &ll, 1);
+		p = send_slot(a);
+		if (p != NULL &&
+		    raw_post(a, p, hermon_nd_na(p, a->hd->port[a->port - 1].mac,
+						m->has_lladdr ? m->lladdr : m->eth_src,
+						m->target, m->src)) == 0)
+			a->st.nd_answered++;
+		return;
+	}
+	/* an NA to one of our addresses, telling its target's MAC */
+	if (!nd_ours(a, m->dst) || !m->has_lladdr || nd_ours(a, m->target)) {
+		a->st.not_ours++;
+		return;
+	}
+	(void)prdma_neigh_input(&a->hd->neigh, m->target, 1, &ll, 0);
+}
+
 static void
 arp_rx(struct hermon_arp *a, const uint8_t *p, uint32_t len)
 {
 	struct rte_ether_addr sha;
+	struct hermon_nd_msg nd;
 	uint16_t op;
+	int ret;
 
 	if (len < 42 || (p[12] << 8 | p[13]) != RTE_ETHER_TYPE_ARP ||
 	    (p[14] << 8 | p[15]) != 1 || (p[16] << 8 | p[17]) != RTE_ETHER_TYPE_IPV4 ||
 	    p[18] != 6 || p[19] != 4) {
-		a->st.not_arp++;
+		ret = hermon_nd_parse(p, len, &nd);
+		if (ret < 0)
+			a->st.nd_bad++;
+		else if (ret > 0 && a->hd->args.has_ip6)
+			nd_rx(a, &nd);
+		else if (ret > 0)
+			a->st.not_ours++;
+		else
+			a->st.not_arp++;
 		return;
 	}
 	op = (uint16_t)(p[20] << 8 | p[21]);
 	memcpy(sha.addr_bytes, p + 22, 6);
 	/* only about us: a reply to us, or a request for our address */
-	if ((op != 1 && op != 2) || memcmp(p + 38, a->hd->args.ip, 4) != 0 ||
+	if (!a->hd->args.has_ip || (op != 1 && op != 2) ||
+	    memcmp(p + 38, a->hd->args.ip, 4) != 0 ||
 	    !rte_is_unicast_ether_addr(&sha) || rte_is_zero_ether_addr(&sha)) {
 		a->st.not_ours++;
 		return;
@@ -336,13 +491,6 @@ agent_step(struct hermon_arp *a)
 			a->broken = true;
 	}
 	return n;
-}
-
-static bool
-port_wants_agent(const struct hermon_dev *hd, uint8_t port)
-{
-	return hd->args.has_ip && port <= hd->caps.num_ports &&
-		hd->port[port - 1].type == HERMON_PORT_TYPE_ETH && hd->port[port - 1].up;
 }
 
 static void *
@@ -430,15 +578,16 @@ hermon_arp_solicit(void *ctx, const uint8_t *ip, int ipv6)
 	bool any = false, sent = false;
 	uint8_t p;
 
-	/* neighbour discovery is not done: nothing asks for an IPv6 peer */
-	if (ipv6)
+	/* an address family we have no address of cannot be asked from */
+	if (ipv6 ? !hd->args.has_ip6 : !hd->args.has_ip)
 		return -EHOSTUNREACH;
 	pthread_mutex_lock(&hd->arp_lock);
 	for (p = 1; p <= HERMON_MAX_PORTS; p++) {
 		if (hd->arp[p - 1] == NULL)
 			continue;
 		any = true;
-		sent |= arp_send(hd->arp[p - 1], 1, NULL, ip) == 0;
+		sent |= (ipv6 ? nd_send_ns(hd->arp[p - 1], ip) :
+			 arp_send(hd->arp[p - 1], 1, NULL, ip)) == 0;
 	}
 	pthread_mutex_unlock(&hd->arp_lock);
 	/* no agent (no ip=, no Ethernet port up): nothing can ask; a queue

@@ -308,6 +308,15 @@ hermon_gid_query(struct prdma_dev *dev, uint8_t port, uint32_t index,
 		return hermon_mad_ib_gid(hd, port, index, gid->raw);
 	/* entry 0 (and 1 with ip=) is what SET_PORT programmed; a RoCE
 	 * v1/v2 device has them again as v1 at 2 and 3 */
+	if (hd->port[port - 1].ip6_gid_set &&
+	    index == (hd->port[port - 1].roce_v2 ? 4 : 2)) {
+		memcpy(gid->raw, hd->args.ip6, 16);
+		return 0;
+	}
+	if (hd->port[port - 1].ip6_gid_set && hd->port[port - 1].roce_v2 && index == 5) {
+		memcpy(gid->raw, hd->args.ip6, 16);
+		return 0;
+	}
 	if (hd->port[port - 1].roce_v2 && (index == 2 || index == 3))
 		index -= 2;
 	if (index == 1 && hd->port[port - 1].ip_gid_set) {

@@ -117,6 +117,7 @@ struct hermon_port {
 	uint8_t gid[16];                 /**< GID table entry 0 */
 	bool ip_gid_set;                 /**< entry 1: ::ffff:<ip=> */
 	uint8_t ip_gid[16];
+	bool ip6_gid_set;                /**< entry 2 (v1/v2: 4 and 5): ip6= */
 	/**
 	 * A RoCE v1/v2 device's typed table: entries 0 and 1 are RoCE v2
 	 * (what the CM finds first, as Linux rdma_cm prefers v2), 2 and 3

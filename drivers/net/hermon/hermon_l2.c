@@ -12,14 +12,15 @@
  * IPv6 GID. The static neighbours of the devargs (neigh=IP/MAC) are its
  * static entries.
  *
- * The cache asks the network with ARP (hermon_arp.c: a raw Ethernet QP
- * per port and a thread answering requests): a miss is EAGAIN under
+ * The cache asks the network with ARP for IPv4 and neighbour discovery
+ * for IPv6 (hermon_arp.c, hermon_nd.c: a raw Ethernet QP per port and a
+ * thread answering requests and solicitations): a miss is EAGAIN under
  * PRDMA_AH_F_NOWAIT until the answer is in, and a blocking caller waits
  * up to L2_RESOLVE_MS, then EHOSTUNREACH, as on the soft provider
- * (roce_neigh_resolve). Without ip= (no address to ask from) or for IPv6
- * (no neighbour discovery) nothing can ask: EHOSTUNREACH at once. The
- * device's own address (ip=) is its port's MAC without asking (a
- * loopback connection), as a kernel's local route would give it.
+ * (roce_neigh_resolve). Without an address of the family to ask from
+ * (ip= for IPv4, ip6= for IPv6) nothing can ask: EHOSTUNREACH at once.
+ * The device's own address (ip=, ip6=) is its port's MAC without asking
+ * (a loopback connection), as a kernel's local route would give it.
  */
 
 #include <errno.h>
@@ -90,7 +91,8 @@ gid_mac(const struct hermon_dev *hd, const struct prdma_ah_attr *at, uint8_t mac
 	*ipv6 = memcmp(g, v4_mapped, sizeof(v4_mapped)) != 0;
 	*ip = *ipv6 ? g : g + 12;
 	/* our own address: the port's MAC (a connection to ourselves) */
-	if (!*ipv6 && hd->args.has_ip && memcmp(*ip, hd->args.ip, 4) == 0) {
+	if ((!*ipv6 && hd->args.has_ip && memcmp(*ip, hd->args.ip, 4) == 0) ||
+	    (*ipv6 && hd->args.has_ip6 && memcmp(*ip, hd->args.ip6, 16) == 0)) {
 		memcpy(mac, hd->port[port - 1].mac, 6);
 		return 0;
 	}

@@ -29,6 +29,7 @@
 
 #include <rte_errno.h>
 
+#include "hermon_arp.h"
 #include "hermon_dev.h"
 #include "hermon_logs.h"
 #include "hermon_mcast.h"
@@ -307,9 +308,10 @@ static int
 mcast_fltr_sync(struct hermon_dev *hd)
 {
 	struct hermon_mcast *mc = hd->mcast;
+	uint64_t nd[2];
 	uint32_t i;
 	uint8_t p;
-	int ret;
+	int ret, n, k;
 
 	for (p = 1; p <= hd->caps.num_ports; p++) {
 		if (hd->port[p - 1].type != HERMON_PORT_TYPE_ETH)
@@ -320,6 +322,11 @@ mcast_fltr_sync(struct hermon_dev *hd)
 				ret = hermon_cmd_set_mcast_fltr(&hd->cmd, p,
 								grp_mac(mc->grp[i].gid), false,
 								HERMON_MCAST_CONFIG);
+		/* and ND's solicited-node MACs (F13, hermon_arp.c) */
+		n = hermon_arp_nd_macs(hd, p, nd);
+		for (k = 0; ret == 0 && k < n; k++)
+			ret = hermon_cmd_set_mcast_fltr(&hd->cmd, p, nd[k], false,
+							HERMON_MCAST_CONFIG);
 		if (ret == 0)
 			ret = hermon_cmd_set_mcast_fltr(&hd->cmd, p, 0, false,
 							HERMON_MCAST_ENABLE);

@@ -182,11 +182,12 @@ gid_init_v1_v2(struct hermon_dev *hd, uint8_t p, const struct hermon_gid_table_m
 		rte_errno = ENOMEM;
 		return -ENOMEM;
 	}
-	for (i = 0; i < 4; i++) {
+	/* 0, 1: v2, 2, 3: the same as v1; ip6= at 4 (v2) and 5 (v1) */
+	for (i = 0; i < 6; i++) {
 		struct hermon_roce_gid_entry *e = &t->gid[i];
 
-		memcpy(e->gid, v1->gid[i & 1].dw, 16);
-		if (i >= 2 || memcmp(e->gid, zero, 16) == 0)
+		memcpy(e->gid, v1->gid[i < 4 ? i & 1 : 2].dw, 16);
+		if (i == 2 || i == 3 || i == 5 || memcmp(e->gid, zero, 16) == 0)
 			continue;
 		e->version = HERMON_ROCE_GID_V2;
 		/* IPv4-mapped (::ffff:a.b.c.d) is type 0, any other IPv6 */
@@ -246,6 +247,9 @@ hermon_ports_gid_init(struct hermon_dev *hd)
 			memcpy(port->ip_gid + 12, hd->args.ip, 4);
 			memcpy(t->gid[1].dw, port->ip_gid, 16);
 		}
+		/* entry 2: the global IPv6 address (ip6=, F13's ND answers it) */
+		if (hd->args.has_ip6 && port->type == HERMON_PORT_TYPE_ETH)
+			memcpy(t->gid[2].dw, hd->args.ip6, 16);
 		/*
 		 * F8: only an Ethernet port has a host-written (RoCE) GID
 		 * table (Linux mlx4_ib_update_gids: SET_PORT selector 5 with
@@ -259,6 +263,7 @@ hermon_ports_gid_init(struct hermon_dev *hd)
 		if (ret == 0) {
 			port->gid_set = true;
 			port->ip_gid_set = hd->args.has_ip;
+			port->ip6_gid_set = hd->args.has_ip6;
 			port->roce_v2 = hd->caps.roce_v1_v2;
 		}
 	}

@@ -336,11 +336,16 @@ build_roce_hdr(struct hermon_qp *qp, const struct prdma_send_wr *wr, uint32_t le
 	if (port->roce_v2 && idx < 4) {
 		v2 = idx < 2;
 		idx &= 1;
+	} else if (port->roce_v2 && (idx == 4 || idx == 5)) {
+		v2 = idx == 4;             /* ip6=: 4 as v2, 5 as v1 */
+		idx = 2;
 	}
 	if (idx == 0 && port->gid_set)
 		sgid = port->gid;
 	else if (idx == 1 && port->ip_gid_set)
 		sgid = port->ip_gid;
+	else if (idx == 2 && port->ip6_gid_set)
+		sgid = qp->hd->args.ip6;
 	else
 		return EINVAL;
 	/* no DMAC, no frame (the AH resolves it: hermon_l2_dmac) */
