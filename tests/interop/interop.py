@@ -106,6 +106,13 @@ class Rig:
         except ValueError:
             return 0
 
+    def xdp_off(self):
+        # A prdma killed in a case cannot detach the program net_af_xdp
+        # attached, and the next probe would fail ("XDP program already
+        # attached"): detach whatever is left.
+        subprocess.run(["ip", "-n", self.ns, "link", "set", "dev", self.vs, "xdp", "off"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
     def down(self):
         subprocess.run(["ip", "netns", "del", self.ns], stderr=subprocess.DEVNULL)
 
@@ -604,6 +611,8 @@ class Runner:
                 if prc is None:
                     prc = p.proc.poll()
                 p.kill()
+                if self.a.transport == "afxdp":
+                    self.rig.xdp_off()
             cap.stop()
         after = self.guest.stats(cid + "a")
         drops = self.rig.tap_drops() - drops0
