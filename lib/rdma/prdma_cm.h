@@ -300,6 +300,18 @@ int prdma_cm_disconnect(struct prdma_cm_id *id);
  */
 int prdma_cm_id_release_qp(struct prdma_cm_id *id);
 
+/**
+ * Before the process exits: let what the CM still owes its peers leave
+ * (librdmacm's CM lives in the kernel and outlives the process; prdma's
+ * dies with it). Runs the CM, for at most @p max_ms, until no id waits
+ * for the answer to its DREQ and every CM message posted (a DREQ, the
+ * DREP answering a peer's DREQ, a REJ) has completed on its GSI QP, none
+ * waiting for its peer's MAC. 0 when all is out, -ETIMEDOUT when the bound
+ * passed first (a peer that vanished), -EBUSY when the CM stayed busy in
+ * another thread for the whole bound.
+ */
+int prdma_cm_quiesce(unsigned int max_ms);
+
 /* ------------------------------------------------------------------------ */
 /* Statistics                                                                */
 /* ------------------------------------------------------------------------ */

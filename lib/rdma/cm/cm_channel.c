@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <sys/eventfd.h>
 
+#include <rte_cycles.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 
@@ -58,6 +59,62 @@ prdma_cm_channel_progress(struct prdma_cm_channel *ch)
 	work = cm_progress_locked();
 	pthread_mutex_unlock(&cm_lock);
 	return work;
+}
+
+/* Nothing owed to a peer is left: no DREQ unanswered, every MAD out. */
+static bool
+cm_quiet_locked(void)
+{
+	struct cm_id_priv *id;
+	struct cm_agent *ag;
+	bool quiet = true;
+
+	TAILQ_FOREACH(ag, &cm_agents, next) {
+		if (!cm_agent_idle(ag))
+			quiet = false;
+		TAILQ_FOREACH(id, &ag->ids, next)
+			if (id->state == CM_DREQ_SENT)
+				quiet = false;
+	}
+	return quiet;
+}
+
+int
+prdma_cm_quiesce(unsigned int max_ms)
+{
+	const struct timespec nap = { .tv_sec = 0, .tv_nsec = 50000 };
+	const struct timespec settle = { .tv_sec = 0, .tv_nsec = 1000000 };
+	uint64_t end = cm_now() + rte_get_tsc_hz() / 1000 * max_ms;
+	bool owed;
+	int ret;
+
+	/* Never block for good: exit() may run while a thread holds the lock. */
+	while (pthread_mutex_trylock(&cm_lock) != 0) {
+		if (cm_now() >= end)
+			return cm_err(EBUSY);
+		nanosleep(&nap, NULL);
+	}
+	for (owed = false;; owed = true) {
+		cm_progress_locked();
+		if (cm_quiet_locked()) {
+			ret = 0;
+			break;
+		}
+		if (cm_now() >= end) {
+			ret = -ETIMEDOUT;
+			break;
+		}
+		/* Let the peer's answer and the provider's engine come. */
+		pthread_mutex_unlock(&cm_lock);
+		nanosleep(&nap, NULL);
+		pthread_mutex_lock(&cm_lock);
+	}
+	pthread_mutex_unlock(&cm_lock);
+	/* The soft provider completes a datagram as its engine stages the
+	 * frame and transmits it at the end of that step: let it end. */
+	if (owed)
+		nanosleep(&settle, NULL);
+	return ret < 0 ? cm_err(-ret) : 0;
 }
 
 static void *
