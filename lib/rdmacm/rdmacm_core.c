@@ -10,6 +10,7 @@
  * family sharing the longest prefix with it.
  */
 
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <netinet/in.h>
@@ -57,6 +58,21 @@ cm_thread(void *arg)
 	return NULL;
 }
 
+/*
+ * At exit, the DREQ rdma_disconnect() just posted and the DREP the CM
+ * thread is giving a peer's DREQ would die with the process (perftest -R's
+ * server disconnects and returns from main without destroying its id);
+ * the kernel's CM outlives the process. Bounded: a vanished peer costs
+ * this much at exit, no more.
+ */
+#define RCM_EXIT_QUIESCE_MS 250
+
+static void
+at_exit(void)
+{
+	prdma_cm_quiesce(RCM_EXIT_QUIESCE_MS);
+}
+
 static void
 init_run(void)
 {
@@ -86,8 +102,12 @@ init_run(void)
 		return;
 	}
 	ret = rte_ctrl_thread_create(&cm_tid, "prdma-rdmacm", NULL, cm_thread, NULL);
-	if (ret != 0)
+	if (ret != 0) {
 		init_ret = ret < 0 ? ret : -ret;
+		return;
+	}
+	/* Fails only without memory: then exit is as before, nothing worse. */
+	(void)atexit(at_exit);
 }
 
 int
