@@ -312,6 +312,15 @@ int prdma_cm_id_release_qp(struct prdma_cm_id *id);
  */
 int prdma_cm_quiesce(unsigned int max_ms);
 
+/**
+ * The process is exiting: what the kernel does when it closes an exiting
+ * process's rdma_cm file. Every connection still established (or whose
+ * REP is out) is disconnected (a DREQ, its QP to ERR), then the CM is
+ * quiesced as by prdma_cm_quiesce(), for at most @p max_ms in all. The
+ * ids stay; nothing may use the CM afterwards but to destroy them.
+ */
+int prdma_cm_exit(unsigned int max_ms);
+
 /* ------------------------------------------------------------------------ */
 /* Statistics                                                                */
 /* ------------------------------------------------------------------------ */

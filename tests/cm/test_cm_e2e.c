@@ -535,6 +535,38 @@ test_quiesce(void **state)
 	assert_int_equal(t_id_destroy(c.listen), 0);
 }
 
+/*
+ * perftest -R's atomic_lat server returns from main with its connection
+ * up: prdma_cm_exit() (the librdmacm drop-in's exit hook) disconnects it
+ * as the kernel would on closing the process's rdma_cm file, and returns
+ * once the DREQs are answered; no more events, the QPs left alone.
+ */
+static void
+test_exit(void **state)
+{
+	struct conn c = { 0 };
+	struct prdma_cm_event *ev;
+
+	(void)state;
+	c.listen = listen_on(7392, PRDMA_CM_PS_TCP);
+	ev = request(&c, 7392, &t_fast);
+	assert_int_equal(t_ack(ev), 0);
+	accept_it(&c, &t_fast);
+	both_established(&c, NULL, 0);
+	assert_int_equal(prdma_cm_exit(t_ms(WAIT_MS)), 0);
+	/* Both ends are disconnected (time-wait) without an event. */
+	assert_int_equal(prdma_cm_disconnect(c.cid), -EINVAL);
+	assert_int_equal(prdma_cm_disconnect(c.sid), -EINVAL);
+	no_event(t_a.ch);
+	no_event(t_b.ch);
+	assert_int_equal(c.qa->state, PRDMA_QPS_RTS);
+	t_cm_idle(t_ms(50));
+	no_event(t_a.ch);
+	no_event(t_b.ch);
+	conn_free(&c);
+	assert_int_equal(t_id_destroy(c.listen), 0);
+}
+
 /* Nothing answers: UNREACHABLE after the resends. */
 static void
 test_unreachable(void **state)
@@ -1188,6 +1220,7 @@ main(void)
 		T_TEST(test_reject),
 		T_TEST(test_release_qp),
 		T_TEST(test_quiesce),
+		T_TEST(test_exit),
 		T_TEST(test_no_listener),
 		T_TEST(test_unreachable),
 		T_TEST(test_lost_messages),

@@ -79,8 +79,46 @@ cm_quiet_locked(void)
 	return quiet;
 }
 
-int
-prdma_cm_quiesce(unsigned int max_ms)
+/*
+ * Every connection still up gets its DREQ, as a kernel closing the
+ * process's rdma_cm file destroys its ids. The program is past main: its
+ * ids take no more events, and the CM forgets their QPs (a program may
+ * have destroyed one with ibv_destroy_qp() and no rdma_destroy_qp(); at
+ * exit a QP's state no longer matters).
+ */
+static void
+cm_disconnect_all_locked(void)
+{
+	struct cm_id_priv *id;
+	struct cm_agent *ag;
+
+	TAILQ_FOREACH(ag, &cm_agents, next)
+		TAILQ_FOREACH(id, &ag->ids, next) {
+			id->destroying = true;
+			switch (id->state) {
+			case CM_ESTABLISHED:
+			case CM_REP_SENT:
+				id->pub.qp = NULL;
+				cm_disc_send_dreq(id, true);
+				break;
+			case CM_REQ_SENT:
+			case CM_REQ_RCVD:
+			case CM_SIDR_REQ_SENT:
+			case CM_SIDR_REQ_RCVD:
+				/* A handshake that would need the QP: a REJ ends it. */
+				cm_conn_abort(id);
+				id->path_wait = false;
+				id->pub.qp = NULL;
+				break;
+			default:
+				id->pub.qp = NULL;
+				break;
+			}
+		}
+}
+
+static int
+quiesce(unsigned int max_ms, bool disconnect)
 {
 	const struct timespec nap = { .tv_sec = 0, .tv_nsec = 50000 };
 	const struct timespec settle = { .tv_sec = 0, .tv_nsec = 1000000 };
@@ -94,6 +132,8 @@ prdma_cm_quiesce(unsigned int max_ms)
 			return cm_err(EBUSY);
 		nanosleep(&nap, NULL);
 	}
+	if (disconnect)
+		cm_disconnect_all_locked();
 	for (owed = false;; owed = true) {
 		cm_progress_locked();
 		if (cm_quiet_locked()) {
@@ -115,6 +155,18 @@ prdma_cm_quiesce(unsigned int max_ms)
 	if (owed)
 		nanosleep(&settle, NULL);
 	return ret < 0 ? cm_err(-ret) : 0;
+}
+
+int
+prdma_cm_quiesce(unsigned int max_ms)
+{
+	return quiesce(max_ms, false);
+}
+
+int
+prdma_cm_exit(unsigned int max_ms)
+{
+	return quiesce(max_ms, true);
 }
 
 static void *
