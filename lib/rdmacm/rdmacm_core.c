@@ -59,18 +59,19 @@ cm_thread(void *arg)
 }
 
 /*
- * At exit, the DREQ rdma_disconnect() just posted and the DREP the CM
- * thread is giving a peer's DREQ would die with the process (perftest -R's
- * server disconnects and returns from main without destroying its id);
- * the kernel's CM outlives the process. Bounded: a vanished peer costs
- * this much at exit, no more.
+ * A program that returns from main with its connections up (perftest -R's
+ * atomic_lat server) gets, from the kernel, a DREQ for each as its rdma_cm
+ * file closes, and the kernel's CM outlives it to answer: here the exit
+ * hook disconnects them and lets the DREQs, and the DREP the CM thread is
+ * giving a peer's DREQ, leave before the process goes. Bounded: a
+ * vanished peer costs this much at exit, no more.
  */
 #define RCM_EXIT_QUIESCE_MS 250
 
 static void
 at_exit(void)
 {
-	prdma_cm_quiesce(RCM_EXIT_QUIESCE_MS);
+	prdma_cm_exit(RCM_EXIT_QUIESCE_MS);
 }
 
 static void
