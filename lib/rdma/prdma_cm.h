@@ -300,6 +300,27 @@ int prdma_cm_disconnect(struct prdma_cm_id *id);
  */
 int prdma_cm_id_release_qp(struct prdma_cm_id *id);
 
+/**
+ * Before the process exits: let what the CM still owes its peers leave
+ * (librdmacm's CM lives in the kernel and outlives the process; prdma's
+ * dies with it). Runs the CM, for at most @p max_ms, until no id waits
+ * for the answer to its DREQ and every CM message posted (a DREQ, the
+ * DREP answering a peer's DREQ, a REJ) has completed on its GSI QP, none
+ * waiting for its peer's MAC. 0 when all is out, -ETIMEDOUT when the bound
+ * passed first (a peer that vanished), -EBUSY when the CM stayed busy in
+ * another thread for the whole bound.
+ */
+int prdma_cm_quiesce(unsigned int max_ms);
+
+/**
+ * The process is exiting: what the kernel does when it closes an exiting
+ * process's rdma_cm file. Every connection still established (or whose
+ * REP is out) is disconnected (a DREQ, its QP to ERR), then the CM is
+ * quiesced as by prdma_cm_quiesce(), for at most @p max_ms in all. The
+ * ids stay; nothing may use the CM afterwards but to destroy them.
+ */
+int prdma_cm_exit(unsigned int max_ms);
+
 /* ------------------------------------------------------------------------ */
 /* Statistics                                                                */
 /* ------------------------------------------------------------------------ */

@@ -459,6 +459,114 @@ loss_filter(struct prdma_dev *dev, uint16_t attr, void *arg)
 	return l->dup ? PRDMA_CM_TEST_TX_DUP : PRDMA_CM_TEST_TX_SEND;
 }
 
+/*
+ * perftest -R's server at exit: it releases its QP, disconnects while the
+ * client's own DREQ is on its way, and returns from main without
+ * destroying the id. prdma_cm_quiesce() (librdmacm's exit hook) runs the
+ * CM itself, nobody else progressing it, until both DREQs are answered
+ * and every MAD is out; with the peer's answer lost it gives up at its
+ * bound.
+ */
+static void
+test_quiesce(void **state)
+{
+	struct loss l = { .attr = 0x16, .drop = 1000 };   /* every DREP */
+	struct prdma_cm_conn_param slow;
+	struct conn c = { 0 };
+	struct prdma_cm_event *ev;
+	uint64_t t0, ms;
+
+	(void)state;
+	assert_int_equal(prdma_cm_quiesce(0), 0);         /* nothing owed */
+	c.listen = listen_on(7391, PRDMA_CM_PS_TCP);
+	ev = request(&c, 7391, &t_fast);
+	assert_int_equal(t_ack(ev), 0);
+	accept_it(&c, &t_fast);
+	both_established(&c, NULL, 0);
+	assert_int_equal(prdma_cm_id_release_qp(c.sid), 0);
+	t_qp_free(c.qb);
+	c.qb = NULL;
+	assert_int_equal(prdma_cm_disconnect(c.cid), 0);
+	assert_int_equal(prdma_cm_disconnect(c.sid), 0);
+	assert_int_equal(prdma_cm_quiesce(t_ms(WAIT_MS)), 0);
+	/* Taken without progressing: the quiesce did all of it. */
+	assert_int_equal(t_get_event(t_a.ch, &ev), 0);
+	assert_int_equal(ev->event, PRDMA_CM_EVENT_DISCONNECTED);
+	assert_int_equal(ev->status, 0);
+	assert_int_equal(t_ack(ev), 0);
+	assert_int_equal(t_get_event(t_b.ch, &ev), 0);
+	assert_int_equal(ev->event, PRDMA_CM_EVENT_DISCONNECTED);
+	assert_int_equal(ev->status, 0);
+	assert_int_equal(t_ack(ev), 0);
+	ev = expect(t_a.ch, PRDMA_CM_EVENT_TIMEWAIT_EXIT);
+	assert_int_equal(t_ack(ev), 0);
+	ev = expect(t_b.ch, PRDMA_CM_EVENT_TIMEWAIT_EXIT);
+	assert_int_equal(t_ack(ev), 0);
+	conn_free(&c);
+
+	/* The peer's DREP never comes: the bound, not the resends, ends it
+	 * (B resends its DREQ after 2^16 x 4.096 us = 268 ms). */
+	slow = t_fast;
+	slow.cm_response_timeout = 16;
+	ev = request(&c, 7391, &slow);
+	assert_int_equal(t_ack(ev), 0);
+	accept_it(&c, &slow);
+	both_established(&c, NULL, 0);
+	prdma_cm_test_set_tx_filter(loss_filter, &l);
+	assert_int_equal(prdma_cm_disconnect(c.sid), 0);
+	t0 = rte_get_timer_cycles();
+	assert_int_equal(prdma_cm_quiesce(20), -ETIMEDOUT);
+	assert_int_equal(rte_errno, ETIMEDOUT);
+	ms = (rte_get_timer_cycles() - t0) * 1000 / rte_get_timer_hz();
+	assert_true(ms >= 20);
+	assert_true(ms < t_ms(WAIT_MS));
+	prdma_cm_test_set_tx_filter(NULL, NULL);
+	assert_true(l.seen[0x16] >= 1);                   /* A answered, lost */
+	ev = expect(t_a.ch, PRDMA_CM_EVENT_DISCONNECTED);
+	assert_int_equal(t_ack(ev), 0);
+	ev = expect(t_b.ch, PRDMA_CM_EVENT_DISCONNECTED);
+	assert_int_equal(ev->status, 0);                  /* a resend's DREP */
+	assert_int_equal(t_ack(ev), 0);
+	ev = expect(t_a.ch, PRDMA_CM_EVENT_TIMEWAIT_EXIT);
+	assert_int_equal(t_ack(ev), 0);
+	ev = expect(t_b.ch, PRDMA_CM_EVENT_TIMEWAIT_EXIT);
+	assert_int_equal(t_ack(ev), 0);
+	conn_free(&c);
+	assert_int_equal(t_id_destroy(c.listen), 0);
+}
+
+/*
+ * perftest -R's atomic_lat server returns from main with its connection
+ * up: prdma_cm_exit() (the librdmacm drop-in's exit hook) disconnects it
+ * as the kernel would on closing the process's rdma_cm file, and returns
+ * once the DREQs are answered; no more events, the QPs left alone.
+ */
+static void
+test_exit(void **state)
+{
+	struct conn c = { 0 };
+	struct prdma_cm_event *ev;
+
+	(void)state;
+	c.listen = listen_on(7392, PRDMA_CM_PS_TCP);
+	ev = request(&c, 7392, &t_fast);
+	assert_int_equal(t_ack(ev), 0);
+	accept_it(&c, &t_fast);
+	both_established(&c, NULL, 0);
+	assert_int_equal(prdma_cm_exit(t_ms(WAIT_MS)), 0);
+	/* Both ends are disconnected (time-wait) without an event. */
+	assert_int_equal(prdma_cm_disconnect(c.cid), -EINVAL);
+	assert_int_equal(prdma_cm_disconnect(c.sid), -EINVAL);
+	no_event(t_a.ch);
+	no_event(t_b.ch);
+	assert_int_equal(c.qa->state, PRDMA_QPS_RTS);
+	t_cm_idle(t_ms(50));
+	no_event(t_a.ch);
+	no_event(t_b.ch);
+	conn_free(&c);
+	assert_int_equal(t_id_destroy(c.listen), 0);
+}
+
 /* Nothing answers: UNREACHABLE after the resends. */
 static void
 test_unreachable(void **state)
@@ -1111,6 +1219,8 @@ main(void)
 		T_TEST(test_limits),
 		T_TEST(test_reject),
 		T_TEST(test_release_qp),
+		T_TEST(test_quiesce),
+		T_TEST(test_exit),
 		T_TEST(test_no_listener),
 		T_TEST(test_unreachable),
 		T_TEST(test_lost_messages),

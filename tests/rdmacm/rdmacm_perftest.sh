@@ -213,6 +213,17 @@ if [ -n "$slow_listen" ]; then
 		fails=$((fails + 1))
 	fi
 fi
+# perftest's atomic_lat server returns from main with its data connection
+# up (no rdma_disconnect): the kernel would send its DREQ as the process's
+# rdma_cm file closes, and answer the client's DREQ after the process is
+# gone. The client here disconnects 500 ms late, after the server's exit:
+# the drop-in's exit hook (prdma_cm_exit) must have disconnected it, else
+# the client resends its DREQ to nobody until its timeout.
+if [ -n "$slow_listen" ]; then
+	extra_env=(LD_PRELOAD="$slow_listen" PRDMA_SLOW_DISCONNECT_MS=500)
+	run late_disconnect debian debian atomic_lat -n 50 -s 8
+	extra_env=()
+fi
 # Each test also against prdma-perf -R, on one side or the other.
 run write_lat_vs_prdma_server prdma debian write_lat -n 200 -s 64
 run write_lat_vs_prdma_client debian prdma write_lat -n 200 -s 64

@@ -9,6 +9,11 @@
  * REQ arrives first. The delay applies once, while the file named by
  * PRDMA_SLOW_LISTEN_FLAG exists (the first process to remove it is the
  * slow one), for PRDMA_SLOW_LISTEN_MS milliseconds.
+ *
+ * With PRDMA_SLOW_DISCONNECT_MS, every rdma_disconnect() of the process
+ * waits that long first: a client that disconnects after its server
+ * (perftest's atomic_lat server returns from main with its connection up)
+ * has exited.
  */
 
 #ifndef _GNU_SOURCE
@@ -21,6 +26,7 @@
 struct rdma_cm_id;
 
 int rdma_listen(struct rdma_cm_id *id, int backlog);
+int rdma_disconnect(struct rdma_cm_id *id);
 
 int
 rdma_listen(struct rdma_cm_id *id, int backlog)
@@ -36,4 +42,18 @@ rdma_listen(struct rdma_cm_id *id, int backlog)
 	if (++calls == 2 && ms != NULL && flag != NULL && unlink(flag) == 0)
 		usleep((useconds_t)atoi(ms) * 1000);
 	return next(id, backlog);
+}
+
+int
+rdma_disconnect(struct rdma_cm_id *id)
+{
+	int (*next)(struct rdma_cm_id *);
+	const char *ms = getenv("PRDMA_SLOW_DISCONNECT_MS");
+
+	*(void **)&next = dlsym(RTLD_NEXT, "rdma_disconnect");
+	if (next == NULL)
+		return -1;
+	if (ms != NULL)
+		usleep((useconds_t)atoi(ms) * 1000);
+	return next(id);
 }

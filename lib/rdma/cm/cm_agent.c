@@ -19,9 +19,6 @@
 #include "prdma_cm_test.h"
 
 #define CM_BUF_SIZE (CM_RECV_SLOTS * CM_RECV_SLOT_SIZE + CM_SEND_SLOTS * CM_MAD_SIZE)
-/* How long a dying agent waits for its last MADs to leave. */
-#define CM_DRAIN_US 50000
-
 static uint32_t cm_tid_hi_next = 1;
 
 static int reap_sends(struct cm_agent *ag);
@@ -225,6 +222,21 @@ cm_agent_get(struct prdma_dev *dev, uint8_t port_num)
 	return ag;
 }
 
+bool
+cm_agent_idle(struct cm_agent *ag)
+{
+	reap_sends(ag);
+	if (ag->nb_txq > 0)
+		cm_agent_flush(ag);
+	return ag->nb_send_free == CM_SEND_SLOTS && ag->nb_txq == 0;
+}
+
+uint64_t
+cm_agent_drain_end(void)
+{
+	return cm_now() + rte_get_tsc_hz() / (1000000 / CM_DRAIN_US);
+}
+
 void
 cm_agent_put(struct cm_agent *ag)
 {
@@ -232,10 +244,10 @@ cm_agent_put(struct cm_agent *ag)
 
 	if (--ag->refs > 0)
 		return;
-	/* Let the last REJ/DREQ leave before the QP is flushed. */
-	end = cm_now() + rte_get_tsc_hz() / (1000000 / CM_DRAIN_US);
-	while (ag->nb_send_free < CM_SEND_SLOTS && cm_now() < end)
-		reap_sends(ag);
+	/* Let the last REJ/DREQ/DREP leave before the QP is flushed. */
+	end = cm_agent_drain_end();
+	while (!cm_agent_idle(ag) && cm_now() < end)
+		;
 	TAILQ_REMOVE(&cm_agents, ag, next);
 	agent_free(ag);
 }

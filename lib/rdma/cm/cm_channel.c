@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <sys/eventfd.h>
 
+#include <rte_cycles.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 
@@ -58,6 +59,114 @@ prdma_cm_channel_progress(struct prdma_cm_channel *ch)
 	work = cm_progress_locked();
 	pthread_mutex_unlock(&cm_lock);
 	return work;
+}
+
+/* Nothing owed to a peer is left: no DREQ unanswered, every MAD out. */
+static bool
+cm_quiet_locked(void)
+{
+	struct cm_id_priv *id;
+	struct cm_agent *ag;
+	bool quiet = true;
+
+	TAILQ_FOREACH(ag, &cm_agents, next) {
+		if (!cm_agent_idle(ag))
+			quiet = false;
+		TAILQ_FOREACH(id, &ag->ids, next)
+			if (id->state == CM_DREQ_SENT)
+				quiet = false;
+	}
+	return quiet;
+}
+
+/*
+ * Every connection still up gets its DREQ, as a kernel closing the
+ * process's rdma_cm file destroys its ids. The program is past main: its
+ * ids take no more events, and the CM forgets their QPs (a program may
+ * have destroyed one with ibv_destroy_qp() and no rdma_destroy_qp(); at
+ * exit a QP's state no longer matters).
+ */
+static void
+cm_disconnect_all_locked(void)
+{
+	struct cm_id_priv *id;
+	struct cm_agent *ag;
+
+	TAILQ_FOREACH(ag, &cm_agents, next)
+		TAILQ_FOREACH(id, &ag->ids, next) {
+			id->destroying = true;
+			switch (id->state) {
+			case CM_ESTABLISHED:
+			case CM_REP_SENT:
+				id->pub.qp = NULL;
+				cm_disc_send_dreq(id, true);
+				break;
+			case CM_REQ_SENT:
+			case CM_REQ_RCVD:
+			case CM_SIDR_REQ_SENT:
+			case CM_SIDR_REQ_RCVD:
+				/* A handshake that would need the QP: a REJ ends it. */
+				cm_conn_abort(id);
+				id->path_wait = false;
+				id->pub.qp = NULL;
+				break;
+			default:
+				id->pub.qp = NULL;
+				break;
+			}
+		}
+}
+
+static int
+quiesce(unsigned int max_ms, bool disconnect)
+{
+	const struct timespec nap = { .tv_sec = 0, .tv_nsec = 50000 };
+	const struct timespec settle = { .tv_sec = 0, .tv_nsec = 1000000 };
+	uint64_t end = cm_now() + rte_get_tsc_hz() / 1000 * max_ms;
+	bool owed;
+	int ret;
+
+	/* Never block for good: exit() may run while a thread holds the lock. */
+	while (pthread_mutex_trylock(&cm_lock) != 0) {
+		if (cm_now() >= end)
+			return cm_err(EBUSY);
+		nanosleep(&nap, NULL);
+	}
+	if (disconnect)
+		cm_disconnect_all_locked();
+	for (owed = false;; owed = true) {
+		cm_progress_locked();
+		if (cm_quiet_locked()) {
+			ret = 0;
+			break;
+		}
+		if (cm_now() >= end) {
+			ret = -ETIMEDOUT;
+			break;
+		}
+		/* Let the peer's answer and the provider's engine come. */
+		pthread_mutex_unlock(&cm_lock);
+		nanosleep(&nap, NULL);
+		pthread_mutex_lock(&cm_lock);
+	}
+	pthread_mutex_unlock(&cm_lock);
+	/* The soft provider completes a datagram as its engine stages the
+	 * frame and transmits it at the end of that step: let it end. */
+	if (owed)
+		nanosleep(&settle, NULL);
+	return ret < 0 ? cm_err(-ret) : 0;
+}
+
+int
+prdma_cm_quiesce(unsigned int max_ms)
+{
+	return quiesce(max_ms, false);
+}
+
+int
+prdma_cm_exit(unsigned int max_ms)
+{
+	return quiesce(max_ms, true);
 }
 
 static void *

@@ -88,6 +88,27 @@ linger_for_drep(struct cm_id_priv *id)
 	}
 }
 
+/*
+ * What the destroy sent (a DREQ without resends, a REJ) and the DREP the
+ * id may have just given the peer's DREQ sit in the provider's send queue:
+ * a program that exits now takes them along. Wait, for at most
+ * CM_DRAIN_US, until the port's MAD sends have completed, napping with
+ * cm_lock released (another thread may progress the CM meanwhile). Called
+ * and returns with cm_lock held.
+ */
+static void
+drain_sends(struct cm_agent *ag)
+{
+	const struct timespec nap = { .tv_sec = 0, .tv_nsec = 20000 };
+	uint64_t end = cm_agent_drain_end();
+
+	while (!cm_agent_idle(ag) && cm_now() < end) {
+		pthread_mutex_unlock(&cm_lock);
+		nanosleep(&nap, NULL);
+		pthread_mutex_lock(&cm_lock);
+	}
+}
+
 int
 prdma_cm_id_destroy(struct prdma_cm_id *pub)
 {
@@ -104,6 +125,7 @@ prdma_cm_id_destroy(struct prdma_cm_id *pub)
 	linger_for_drep(id);
 	cm_event_purge(id);
 	cm_conn_abort(id);
+	drain_sends(id->agent);
 	cm_id_free(id);
 	pthread_mutex_unlock(&cm_lock);
 	return 0;

@@ -266,6 +266,12 @@ int cm_agent_send(struct cm_agent *ag, const union prdma_gid *dgid,
 		  uint8_t sgid_index, const uint8_t mad[CM_MAD_SIZE]);
 int cm_agent_poll(struct cm_agent *ag);
 int cm_agent_flush(struct cm_agent *ag);
+/* Every MAD posted has completed and none waits for a MAC (reaps, flushes). */
+bool cm_agent_idle(struct cm_agent *ag);
+/* How long a dying agent or a destroy waits for the MADs to leave. */
+#define CM_DRAIN_US 50000
+/* The TSC CM_DRAIN_US from now. */
+uint64_t cm_agent_drain_end(void);
 /* 0 when MADs and QPs can reach @dgid now, -EAGAIN while it resolves. */
 int cm_agent_path_ready(struct cm_agent *ag, const union prdma_gid *dgid,
 			uint8_t sgid_index);
