@@ -434,15 +434,24 @@ test_posted_at_once(void **state)
 	hd = hdev(id);
 	assert_non_null(hd->cmd.posted);
 	hermon_model_get_state(m, &s0);
-	/* the whole bring-up ran at post */
-	assert_int_equal(s0.commands_at_post, s0.commands);
+	/*
+	 * The bring-up ran at post. The model's own thread still polls the
+	 * HCR and may take a command between the go bit and the hook (seen
+	 * under ASan), so "almost all", not "all"; before the hook none ran
+	 * at post and every command napped.
+	 */
+	print_message("bring-up: %" PRIu64 " commands, %" PRIu64 " at post\n",
+		      s0.commands, s0.commands_at_post);
 	assert_true(s0.commands >= 20);
+	assert_true(s0.commands_at_post * 10 >= s0.commands * 9);
 	for (i = 0; i < 200; i++)
 		assert_int_equal(hermon_cmd_nop(&hd->cmd), 0);
 	hermon_model_get_state(m, &s1);
+	print_message("200 NOPs: %" PRIu64 " at post, %" PRIu64 " naps\n",
+		      s1.commands_at_post - s0.commands_at_post, hd->cmd.naps);
 	assert_int_equal(s1.commands - s0.commands, 200);
-	assert_int_equal(s1.commands_at_post - s0.commands_at_post, 200);
-	assert_int_equal(hd->cmd.naps, 0);
+	assert_true(s1.commands_at_post - s0.commands_at_post >= 180);
+	assert_true(hd->cmd.naps <= 10);
 	/* a fault still answers its status */
 	assert_int_equal(hermon_model_fault_status(m, HERMON_CMD_NOP,
 						   HERMON_STAT_INTERNAL_ERR, 1), 0);
