@@ -148,7 +148,13 @@ struct roce_cfg {
 	uint32_t engines;         /* engines (and port queues) per device */
 	uint8_t nb_engine_cpus;   /* engine_cpus= given: one per engine */
 	uint16_t engine_cpus[ROCE_MAX_ENGINES]; /* progress thread i runs on this CPU */
+	uint8_t flow;             /* rte_flow steering: ROCE_FLOW_* (roce_flow.c) */
 };
+
+/* flow=: never, required (the probe fails without), where the port takes them */
+#define ROCE_FLOW_OFF  0
+#define ROCE_FLOW_ON   1
+#define ROCE_FLOW_AUTO 2
 
 /* The keys accepted in devargs (NULL terminated). */
 extern const char *const roce_args_keys[];
