@@ -1111,7 +1111,8 @@ struct rte_flow;
 int roce_flow_setup(struct roce_dev *dev);
 /* Removal, before the engine flags are taken: no more learning. */
 void roce_flow_stop(struct roce_dev *dev);
-/* Removal (flags held, or no other thread yet): every rule destroyed. */
+/* Removal: every rule destroyed. With the flags held only after
+ * roce_flow_stop (its alarm, if still armed, would wait for them). */
 void roce_flow_fini(struct roce_dev *dev);
 /* A modify of @qp from @cur to @next (mask @mask) done, flags held. */
 void roce_flow_qp_modify(struct roce_qp *qp, enum prdma_qp_state cur,
