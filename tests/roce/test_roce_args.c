@@ -200,6 +200,33 @@ test_engine_cpus(void **state)
 	}
 }
 
+/* flow=: auto (the default), 0 or 1; nothing else, and once. */
+static void
+test_flow(void **state)
+{
+	static const char *const bad[] = {
+		"ring=a,flow=", "ring=a,flow=2", "ring=a,flow=yes", "ring=a,flow=-1",
+		"ring=a,flow=AUTO", "ring=a,flow=0,flow=1",
+	};
+	struct roce_cfg c;
+	unsigned int i;
+
+	(void)state;
+	assert_int_equal(roce_args_parse("ring=a", &c), 0);
+	assert_int_equal(c.flow, ROCE_FLOW_AUTO);
+	assert_int_equal(roce_args_parse("ring=a,flow=0", &c), 0);
+	assert_int_equal(c.flow, ROCE_FLOW_OFF);
+	assert_int_equal(roce_args_parse("ring=a,flow=1", &c), 0);
+	assert_int_equal(c.flow, ROCE_FLOW_ON);
+	assert_int_equal(roce_args_parse("ring=a,flow=0,flow=auto", &c), -EINVAL);
+	assert_int_equal(roce_args_parse("port=1,flow=auto", &c), 0);
+	assert_int_equal(c.flow, ROCE_FLOW_AUTO);
+	for (i = 0; i < RTE_DIM(bad); i++) {
+		if (roce_args_parse(bad[i], &c) != -EINVAL)
+			fail_msg("\"%s\" was accepted", bad[i]);
+	}
+}
+
 int
 main(void)
 {
@@ -209,6 +236,7 @@ main(void)
 		cmocka_unit_test(test_invalid),
 		cmocka_unit_test(test_max_qp),
 		cmocka_unit_test(test_engine_cpus),
+		cmocka_unit_test(test_flow),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

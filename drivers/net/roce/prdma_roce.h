@@ -86,6 +86,14 @@ struct prdma_roce_stats {
 	uint64_t rx_handoff;      /**< frames an engine received for another
 				   *   engine's QP and handed to it */
 	uint64_t rx_handoff_drops; /**< of those, lost to a full handoff ring */
+	uint64_t flow_active;     /**< rte_flow steering (flow=): 0 none (frames on
+				   *   another engine's queue are handed over), 1 a
+				   *   rule per QP on its QPN, 2 a rule per RC/UC QP
+				   *   on its peer's address and UDP source port */
+	uint64_t flow_rules;      /**< rules installed now */
+	uint64_t flow_created;    /**< rules installed since the probe */
+	uint64_t flow_failed;     /**< rules the port refused (that QP's frames
+				   *   stay with the software handoff) */
 };
 
 /** Read the provider's statistics. @return 0 or -ENODEV/-EINVAL. */

@@ -148,7 +148,13 @@ struct roce_cfg {
 	uint32_t engines;         /* engines (and port queues) per device */
 	uint8_t nb_engine_cpus;   /* engine_cpus= given: one per engine */
 	uint16_t engine_cpus[ROCE_MAX_ENGINES]; /* progress thread i runs on this CPU */
+	uint8_t flow;             /* rte_flow steering: ROCE_FLOW_* (roce_flow.c) */
 };
+
+/* flow=: never, required (the probe fails without), where the port takes them */
+#define ROCE_FLOW_OFF  0
+#define ROCE_FLOW_ON   1
+#define ROCE_FLOW_AUTO 2
 
 /* The keys accepted in devargs (NULL terminated). */
 extern const char *const roce_args_keys[];
@@ -649,6 +655,11 @@ struct roce_qp {
 
 	uint64_t cnt[PRDMA_QP_CNT_MAX];
 	struct roce_cc cc;
+
+	/* rte_flow steering (roce_flow.c), changed with every engine flag held */
+	struct rte_flow *flow;    /* the rule steering its frames, NULL: none */
+	uint8_t flow_want;        /* learnt rules: waiting for a handed-off frame */
+	uint16_t flow_sport;      /* learnt rules: the peer's UDP source port */
 };
 
 /* roce_qp.c */
@@ -822,6 +833,9 @@ struct roce_dev {
 	struct roce_zc *zc;       /* zero-copy transmit (roce_zc.c), NULL: copy */
 
 	struct roce_pcap *pcap;
+
+	struct roce_flow *flow;   /* rte_flow steering (roce_flow.c), NULL: none */
+	uint8_t flow_learn;       /* rules keyed on what a handed-off frame shows */
 
 	/* provider statistics kept by the control path (zc_active); the
 	 * engines' counters are summed with it when read */
@@ -1089,6 +1103,26 @@ int roce_neigh_resolve(struct roce_dev *dev, const uint8_t *ip, int ipv6,
 		       struct rte_ether_addr *mac, int nowait);
 /* An ARP frame (engine): learn, answer; 1 if it was ARP. */
 int roce_arp_rx(struct roce_dev *dev, const uint8_t *frame, uint32_t len);
+
+/* roce_flow.c: rte_flow rules steering a QP's frames to its engine's queue */
+struct rte_flow;
+/* (the rule shapes and the replaceable rte_flow calls: roce_flow.h) */
+/* Probe, after the port is set up: which rules the port takes (flow=). */
+int roce_flow_setup(struct roce_dev *dev);
+/* Removal, before the engine flags are taken: no more learning. */
+void roce_flow_stop(struct roce_dev *dev);
+/* Removal: every rule destroyed. With the flags held only after
+ * roce_flow_stop (its alarm, if still armed, would wait for them). */
+void roce_flow_fini(struct roce_dev *dev);
+/* A modify of @qp from @cur to @next (mask @mask) done, flags held. */
+void roce_flow_qp_modify(struct roce_qp *qp, enum prdma_qp_state cur,
+			 enum prdma_qp_state next, uint32_t mask);
+/* @qp is being destroyed (flags held). */
+void roce_flow_qp_gone(struct roce_qp *qp);
+/* Engine @e hands a frame of @pkt's QP to its engine: learn its key. */
+void roce_flow_learn(struct roce_eng *e, const struct roce_pkt *pkt);
+/* Control path (flags held): install the rules learnt since the last call. */
+unsigned int roce_flow_service(struct roce_dev *dev);
 
 /* roce_pcap.c */
 struct roce_pcap *roce_pcap_open(const char *path);

@@ -40,6 +40,7 @@
 #define ROCE_ARG_TLP      "tlp"
 #define ROCE_ARG_ENGINES  "engines"
 #define ROCE_ARG_ENG_CPUS "engine_cpus"
+#define ROCE_ARG_FLOW     "flow"
 
 /* Fault keys: <dir>_<kind>, in the order of the public enums. */
 static const char *const fault_keys[PRDMA_ROCE_FAULT_DIR_NB][PRDMA_ROCE_FAULT_KIND_NB] = {
@@ -53,7 +54,7 @@ const char *const roce_args_keys[] = {
 	ROCE_ARG_BURST, ROCE_ARG_IFACE, ROCE_ARG_VERSION, ROCE_ARG_ECN, ROCE_ARG_CC,
 	ROCE_ARG_CNP_US, ROCE_ARG_SEED, ROCE_ARG_DELAY_US, ROCE_ARG_ACK_US, ROCE_ARG_MCAST_LOOP, ROCE_ARG_IGMP,
 	ROCE_ARG_MAX_QP, ROCE_ARG_ZC, ROCE_ARG_ZC_MIN, ROCE_ARG_TLP, ROCE_ARG_ENGINES,
-	ROCE_ARG_ENG_CPUS,
+	ROCE_ARG_ENG_CPUS, ROCE_ARG_FLOW,
 	"tx_drop", "tx_dup", "tx_reorder", "tx_corrupt", "tx_delay", "tx_ce",
 	"rx_drop", "rx_dup", "rx_reorder", "rx_corrupt", "rx_delay", "rx_ce",
 	NULL,
@@ -379,6 +380,25 @@ arg_engines(const char *key, const char *value, void *opaque)
 	return 0;
 }
 
+/* flow=: rte_flow steering between engines (roce_flow.c). auto (the
+ * default) uses rules where the port validates them, 0 never, 1 requires
+ * them (the probe fails where the port takes none). */
+static int
+arg_flow(const char *key, const char *value, void *opaque)
+{
+	struct roce_cfg *cfg = opaque;
+	uint64_t v;
+
+	if (strcmp(value, "auto") == 0) {
+		cfg->flow = ROCE_FLOW_AUTO;
+		return 0;
+	}
+	if (prdma_args_parse_u64("roce", key, value, 0, 1, &v) < 0)
+		return -EINVAL;
+	cfg->flow = v != 0 ? ROCE_FLOW_ON : ROCE_FLOW_OFF;
+	return 0;
+}
+
 /* One CPU number of an engine_cpus= list: decimal, below CPU_SETSIZE. */
 static int
 cpu_num(const char *p, const char **end, uint16_t *cpu)
@@ -483,6 +503,7 @@ static const struct {
 	{ ROCE_ARG_MAX_QP, arg_max_qp },
 	{ ROCE_ARG_ENGINES, arg_engines },
 	{ ROCE_ARG_ENG_CPUS, arg_engine_cpus },
+	{ ROCE_ARG_FLOW, arg_flow },
 	{ ROCE_ARG_ZC, arg_zc },
 	{ ROCE_ARG_ZC_MIN, arg_zc_min },
 	{ "tx_drop", arg_fault }, { "tx_dup", arg_fault }, { "tx_reorder", arg_fault },
@@ -541,6 +562,7 @@ roce_args_parse(const char *args, struct roce_cfg *cfg)
 	cfg->engines = 1;
 	cfg->zc = 2;
 	cfg->zc_min = ROCE_ZC_MIN_DEFAULT;
+	cfg->flow = ROCE_FLOW_AUTO;
 	kv = prdma_args_parse("roce", args, roce_args_keys);
 	if (kv == NULL)
 		return -EINVAL;

@@ -154,6 +154,8 @@ port_setup(struct roce_dev *dev)
 static void
 dev_free(struct roce_dev *dev)
 {
+	/* Rules first: they belong to the port and name the QPs. */
+	roce_flow_fini(dev);
 	roce_fault_fini(dev);
 	/* Queued frames and the stashes go back before the pool may go. */
 	roce_eng_fini(dev);
@@ -204,6 +206,8 @@ roce_dev_remove(struct prdma_dev *pdev)
 		return;
 	roce_engine_thread_stop(dev);
 	roce_ack_watch_stop(dev);
+	/* before the flags: its alarm takes them */
+	roce_flow_stop(dev);
 	if (dev->eng != NULL)
 		roce_engine_lock(dev);
 	eng_summary(dev);
@@ -413,6 +417,10 @@ roce_probe(struct prdma_dev *pdev, const char *args)
 	}
 	if (dev->cfg.name[0] != '\0')
 		strlcpy(pdev->name, dev->cfg.name, sizeof(pdev->name));
+	/* After the port and the addresses: the rules are the port's. */
+	ret = roce_flow_setup(dev);
+	if (ret < 0)
+		goto err;
 	snprintf(dev->node_desc, sizeof(dev->node_desc), "prdma roce %.50s", pdev->name);
 	dev->port_cap = PRDMA_PORT_CAP_IP_BASED_GIDS;
 
@@ -751,7 +759,7 @@ static struct prdma_provider roce_provider = {
 	.params = "ring=<name>,side=0|1,port=<id>,ip=<addr>,mac=<addr>,"
 		  "mtu=256|512|1024|2048|4096,pcap=<file>,progress=inline|thread,"
 		  "name=<name>,burst=<n>,iface=<ifname>,roce_version=1|2,ecn=0|1,cc=0|1,"
-		  "cnp_interval_us=<n>,ack_delay_us=<n>,engines=<n>,engine_cpus=<cpu>|<a-b>|[list],fault_seed=<n>,fault_delay_us=<n>,"
+		  "cnp_interval_us=<n>,ack_delay_us=<n>,engines=<n>,engine_cpus=<cpu>|<a-b>|[list],flow=auto|0|1,fault_seed=<n>,fault_delay_us=<n>,"
 		  "{tx,rx}_{drop,dup,reorder,corrupt,delay,ce}=<ppm>|<pct>%",
 	.probe = roce_probe,
 };

@@ -320,8 +320,12 @@ rx_frame(struct roce_eng *e, struct rte_mbuf *m, bool steer)
 			to = 0;
 		else if (v == ROCE_RX_OK)
 			to = roce_slot_eng(pkt.bth.dqpn & dev->qp_slot_mask, dev->nb_eng);
-		if (to != e->idx)
+		if (to != e->idx) {
+			/* learnt rte_flow rules: this frame's key (roce_flow.c) */
+			if (unlikely(dev->flow_learn) && v == ROCE_RX_OK && !pkt_is_mcast(&pkt))
+				roce_flow_learn(e, &pkt);
 			return roce_eng_handoff(e, to, m);
+		}
 	}
 	if (dev->pcap != NULL)
 		roce_pcap_write(dev->pcap, m);

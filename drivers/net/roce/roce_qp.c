@@ -640,6 +640,8 @@ roce_qp_modify(struct prdma_qp *pqp, const struct prdma_qp_attr *a, uint32_t mas
 	} else if (next == PRDMA_QPS_SQD) {
 		qp->sqd_event_sent = 0;
 	}
+	/* Its steering rule: installed at RTR, removed at RESET and ERR. */
+	roce_flow_qp_modify(qp, cur, next, mask);
 	/* The new state may let posted work go (RTS), or drain it (SQD). */
 	roce_qp_wake_locked(qp);
 	roce_engine_unlock(dev);
@@ -735,6 +737,7 @@ roce_qp_destroy(struct prdma_qp *pqp)
 		e->qp_tmr[w] &= ~RTE_BIT64(qp->slot & 63);
 	}
 	roce_mcast_qp_gone(dev, qp);
+	roce_flow_qp_gone(qp);
 	dev->nb_qps--;
 	roce_engine_unlock(dev);
 	roce_rq_fini(&qp->rq);
