@@ -86,6 +86,10 @@ struct prdma_roce_stats {
 	uint64_t rx_handoff;      /**< frames an engine received for another
 				   *   engine's QP and handed to it */
 	uint64_t rx_handoff_drops; /**< of those, lost to a full handoff ring */
+	uint64_t ack_watch_looks; /**< wake-ups of the ACK watch thread
+				   *   (progress=inline with ACK coalescing) */
+	uint64_t ack_watch_steps; /**< engine steps it ran to send an ACK held
+				   *   when the application stopped calling */
 };
 
 /** Read the provider's statistics. @return 0 or -ENODEV/-EINVAL. */
