@@ -10,8 +10,12 @@
 # neither netem nor gact). Prints p50/p99/p99.9 of both runs side by side
 # and p99 with loss / p99 without (target <= 5x), with the requester
 # counters of the lossy run, and rewrites its section of doc/performance.md.
+# Both with the provider's defaults and with a tuning devarg (ROCE_TUNED,
+# default tlp=1: the tail-loss probe), each lossy run beside its own
+# lossless one, all four in one run of the script.
 # Usage: bench/loss-tail.sh [iterations]   (root; PRDMA_BUILD=<build dir>,
-#   ROCE_DEVARGS=<extra roce devargs>, default tlp=1: the tail-loss probe)
+#   ROCE_TUNED=<roce devargs of the tuned rows>, PRDMA_BENCH_OUT=<dir> keeps
+#   the RESULT lines as loss_tail_<run>.txt for bench/summary.py)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${PRDMA_BUILD:-$top/build}
@@ -24,17 +28,20 @@ ns_skip_unless_able
 command -v tc > /dev/null || { echo "tc (iproute2) not found"; exit 1; }
 ns_setup
 out=$(mktemp -d)
+keep=${PRDMA_BENCH_OUT:-$build/bench}
+mkdir -p "$keep"
 trap 'ns_cleanup; rm -rf "$out"' EXIT INT TERM
-devargs=${ROCE_DEVARGS-tlp=1}
+tuned=${ROCE_TUNED-tlp=1}
 
 eal() {
 	echo "$NS_MEM --no-pci --file-prefix $3 -l $4 \
 --vdev net_af_packet0,iface=$2,qpairs=1,qdisc_bypass=0"
 }
 
-# run <name>: one ping-pong, server in A, client in B.
+# run <name> [devargs]: one ping-pong, server in A, client in B.
 run() {
 	name=$1
+	devargs=${2-}
 	# shellcheck disable=SC2046
 	ns_run "$NS_A" "$demo" $(eal "$NS_A" "$IF_A" "la$$" 0) -- --server \
 		--iters "$iters" --timeout 120 --mode cm --port 7481 \
@@ -48,9 +55,11 @@ run() {
 		> "$out/$name.client" 2>&1 || true
 	wait "$spid" 2> /dev/null || true
 	grep '^RESULT' "$out/$name.client" || { echo "$name failed:"; tail -n 5 "$out/$name.client"; }
+	grep '^RESULT' "$out/$name.client" > "$keep/loss_tail_$name.txt" || :
 }
 
 run lossless
+run lossless_tuned "$tuned"
 for pair in "$NS_A $IF_A" "$NS_B $IF_B"; do
 	# shellcheck disable=SC2086
 	set -- $pair
@@ -58,6 +67,7 @@ for pair in "$NS_A $IF_A" "$NS_B $IF_B"; do
 	ip netns exec "$1" tc filter add dev "$2" egress bpf direct-action obj "$bpf" sec tc
 done
 run lossy
+run lossy_tuned "$tuned"
 for pair in "$NS_A $IF_A" "$NS_B $IF_B"; do
 	# shellcheck disable=SC2086
 	set -- $pair
@@ -65,11 +75,11 @@ for pair in "$NS_A $IF_A" "$NS_B $IF_B"; do
 done
 echo "frames sent, dropped by the filter (A, B):"; cat "$out/drops"
 
-python3 - "$out" "$top/doc/performance.md" "$iters" "$(git -C "$top" rev-parse --short HEAD)" "$devargs" <<'PY'
+python3 - "$out" "$top/doc/performance.md" "$iters" "$(git -C "$top" rev-parse --short HEAD)" "$tuned" <<'PY'
 import os, re, sys, time
-out, doc, iters, rev, devargs = sys.argv[1:6]
+out, doc, iters, rev, tuned = sys.argv[1:6]
 res = {}
-for name in ("lossless", "lossy"):
+for name in ("lossless", "lossy", "lossless_tuned", "lossy_tuned"):
     try:
         text = open(os.path.join(out, name + ".client")).read()
     except OSError:
@@ -84,17 +94,28 @@ lines = ["## Tail latency under loss: RC WRITE ping-pong over net_af_packet (ben
          "WRITE ping-pong, half round trip in microseconds, %s samples per run. The lossy run" % iters,
          "drops about 1 % of each side's RoCE frames on veth egress with a tc BPF filter",
          "(`bench/loss_drop.bpf.c`: clsact, direct-action, `bpf_get_prandom_u32()`).", "",
-         "| run | p50 | p99 | p99.9 |", "|---|---:|---:|---:|",
-         "| lossless | %s |" % cells(res["lossless"]),
-         "| ~1 %% dropped each way | %s |" % cells(res["lossy"]), ""]
-if res["lossless"] and res["lossy"]:
-    lines.append("p99 with loss / p99 without = **%.1fx** (target <= 5x)." %
-                 (res["lossy"][1] / res["lossless"][1]))
+         "", 
+         "| roce devargs | run | p50 | p99 | p99.9 |", "|---|---|---:|---:|---:|",
+         "| defaults (`roce:port=0`) | lossless | %s |" % cells(res["lossless"]),
+         "| defaults | ~1 %% dropped each way | %s |" % cells(res["lossy"]),
+         "| tuned (`roce:port=0,%s`) | lossless | %s |" % (tuned, cells(res["lossless_tuned"])),
+         "| tuned | ~1 %% dropped each way | %s |" % cells(res["lossy_tuned"]), ""]
+for a, b, what in (("lossless", "lossy", "defaults"), ("lossless_tuned", "lossy_tuned", "tuned (`%s`)" % tuned)):
+    if res[a] and res[b]:
+        lines.append("p99 with loss / p99 without, %s = **%.1fx** (target <= 5x)." %
+                     (what, res[b][1] / res[a][1]))
+        lines.append("")
+try:
+    drops = [l.split() for l in open(os.path.join(out, "drops")) if l.strip()]
+except OSError:
+    drops = []
+if len(drops) == 2:
+    lines.append("The filter dropped %s of %s frames on A's egress and %s of %s on B's, over both lossy "
+                 "runs (it is attached after both lossless ones)." % (drops[0][1], drops[0][0], drops[1][1], drops[1][0]))
     lines.append("")
 la = os.getloadavg()
 lines += ["- machine: %d CPUs, kernel %s, load average %.2f %.2f %.2f (shared: compare the two runs, not runs of different days)" %
           (os.cpu_count(), os.uname().release, *la),
-          "- roce devargs: `roce:port=0%s`" % ("," + devargs if devargs else " (the defaults)"),
           "- command: `sudo bench/loss-tail.sh %s` at %s, %s" % (iters, rev, time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))]
 section = "\n".join(lines)
 print(section)

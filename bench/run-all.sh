@@ -14,6 +14,8 @@ if [ -n "$QUICK" ]; then
 	export ITERS=3000 MSGS=20000 SIZES="64 1024" COUNTS="1 16 256 1024 16384"
 	export MIN_MSGS=5000 PER_QP=20
 fi
+# The summary reads only files written from here on.
+since=$(date +%s)
 intro=$OUT/intro.md
 {
 	echo "## Side-by-side benchmarks (bench/)"
@@ -106,6 +108,29 @@ else
 	cat "$OUT/flood.txt" >&2
 	rc=1
 fi
-# Benchmarks report; they do not judge. A script that could not run says so.
-[ $rc -ne 0 ] && echo "bench: a script failed to run, see above" >&2
-exit 0
+# Every target of issue 17 with its same-run baseline, in one table.
+echo "=== summary"
+md=$OUT/summary.md
+{
+	echo "## Targets: this run of bench/run-all.sh"
+	echo
+	echo "Each figure beside its baseline from this run, the ratio and the target (the sections"
+	echo "below have the details). \"not run\" means its script failed or could not run here; the"
+	echo "targets are reported, never enforced."
+	echo
+	if ! python3 "$dir/summary.py" "$OUT" "$since"; then
+		echo "(bench/summary.py failed)"
+		rc=1
+	fi
+	echo
+	machine
+	echo "- command: \`PRDMA_BUILD=$(basename "$BUILD") bench/run-all.sh\`"
+} > "$md"
+cat "$md"
+section summary "$md"
+# Benchmarks report; they do not judge a target. A script that could not
+# run fails the run, so a broken benchmark is never mistaken for a figure.
+if [ $rc -ne 0 ]; then
+	echo "bench: a script failed to run, see above" >&2
+fi
+exit $rc

@@ -94,6 +94,10 @@ struct prdma_roce_stats {
 	uint64_t flow_created;    /**< rules installed since the probe */
 	uint64_t flow_failed;     /**< rules the port refused (that QP's frames
 				   *   stay with the software handoff) */
+	uint64_t ack_watch_looks; /**< wake-ups of the ACK watch thread
+				   *   (progress=inline with ACK coalescing) */
+	uint64_t ack_watch_steps; /**< engine steps it ran to send an ACK held
+				   *   when the application stopped calling */
 };
 
 /** Read the provider's statistics. @return 0 or -ENODEV/-EINVAL. */

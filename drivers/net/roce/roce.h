@@ -99,8 +99,13 @@ extern int roce_logtype;
  * QP, if one comes, takes that long to be posted). */
 #define ROCE_ACK_GRACE_US   2
 /* Inline progress: how often the ACK watch looks for a held ACK that an
- * application which stopped polling left behind (roce_ack_watch.c). */
-#define ROCE_ACK_WATCH_US   50
+ * application which stopped polling left behind (roce_ack_watch.c): every
+ * ROCE_ACK_WATCH_US once the engines are idle, backing off to at most
+ * ROCE_ACK_WATCH_MAX_US while the application keeps stepping them (each
+ * look wakes a thread that takes a CPU from a polling lcore). A held ACK
+ * leaves at most two of the longest looks after the last step. */
+#define ROCE_ACK_WATCH_US     50
+#define ROCE_ACK_WATCH_MAX_US 1000
 /* Tail-loss probe (roce_req.c): after PTO = max(2 x SRTT, SRTT + 4 x
  * RTTVAR) + the larger of this and ack_delay_us, at least ROCE_PTO_MIN_US,
  * the last unacknowledged packet is sent again; none before a first RTT
@@ -804,6 +809,8 @@ struct roce_dev {
 	pthread_t ack_watch;
 	volatile int ack_watch_run;
 	uint8_t ack_watch_started;
+	uint64_t ack_watch_looks;   /* the watch's wake-ups (written by it only) */
+	uint64_t ack_watch_steps;   /* engine steps it ran itself */
 
 	/*
 	 * QPs (changed only with every engine flag held). qp_tbl has

@@ -103,6 +103,8 @@ prdma_roce_stats_get(struct prdma_dev *pdev, struct prdma_roce_stats *st)
 				st->fault[d][k] += dev->eng[i].fault[d].hits[k];
 	st->cnp_sent = sum.dev[PRDMA_DEV_CNT_CNP_SENT];
 	st->cnp_received = sum.dev[PRDMA_DEV_CNT_CNP_RECEIVED];
+	st->ack_watch_looks = __atomic_load_n(&dev->ack_watch_looks, __ATOMIC_RELAXED);
+	st->ack_watch_steps = __atomic_load_n(&dev->ack_watch_steps, __ATOMIC_RELAXED);
 	roce_engine_unlock(dev);
 	return 0;
 }

@@ -456,7 +456,7 @@ err:
 static uint8_t
 ack_delay_exp(const struct roce_dev *dev)
 {
-	uint64_t ns = (uint64_t)RTE_MAX(dev->cfg.ack_delay_us, 2u * ROCE_ACK_WATCH_US) * 1000;
+	uint64_t ns = (uint64_t)RTE_MAX(dev->cfg.ack_delay_us, 2u * ROCE_ACK_WATCH_MAX_US) * 1000;
 	uint8_t e = 0;
 
 	if (dev->cfg.ack_delay_us == 0)
@@ -513,7 +513,8 @@ roce_dev_query(struct prdma_dev *pdev, struct prdma_dev_attr *a)
 	a->max_callee_data = 196;
 	a->max_pkeys = 1;
 	/* 4.096 us x 2^n covering the longest an ACK is held (ack_delay_us,
-	 * or two looks of the ACK watch when the application stops polling). */
+	 * or two of the ACK watch's longest intervals when the application
+	 * stops polling). */
 	a->local_ca_ack_delay = ack_delay_exp(dev);
 	a->phys_port_cnt = 1;
 	a->transport = dev->cfg.roce_version == 1 ? PRDMA_TRANSPORT_ROCE_V1 :
