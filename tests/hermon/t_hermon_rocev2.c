@@ -38,6 +38,7 @@
 #include "hermon_sqp_wire.h"
 #include "hermon_model.h"
 #include "roce_wire.h"
+#include "t_hermon_common.h"
 
 /* the addresses of the rping capture: client 10.99.0.3, server 10.99.0.2 */
 #define A_ARGS "hermon:model,link=v2q,side=0,model_rocev2=1,ip=10.99.0.3," \
@@ -47,145 +48,13 @@
 /* B without RoCE v2 (a ConnectX-3 that is not a Pro) */
 #define B1_ARGS "hermon:model,link=v2q,side=1,ip=10.99.0.2," \
 	"mac=52:54:00:99:00:02,neigh=10.99.0.3/52:54:00:99:00:03"
-#define MAD 256
-#define RX 4096
 
-struct end {
-	int id;
-	struct prdma_dev *dev;
-	struct prdma_pd *pd;
-	struct prdma_cq *cq;
-	struct prdma_qp *qp;
-	struct prdma_mr *mr;
-	uint8_t *buf;
-};
-
-static struct end ea, eb;
+static struct t_end ea, eb;
 /* the rxe CM REQ of the capture: 322 bytes, Ethernet to ICRC */
 static uint8_t req[322];
 
-static void
-gsi_make(struct end *e)
-{
-	struct prdma_qp_init_attr qa;
-	struct prdma_qp_attr a;
-
-	memset(&qa, 0, sizeof(qa));
-	qa.qp_type = PRDMA_QPT_UD;
-	qa.send_cq = e->cq;
-	qa.recv_cq = e->cq;
-	qa.cap.max_send_wr = 8;
-	qa.cap.max_recv_wr = 8;
-	qa.cap.max_send_sge = 1;
-	qa.cap.max_recv_sge = 1;
-	qa.create_flags = PRDMA_QP_CREATE_GSI;
-	e->qp = prdma_qp_create(e->pd, &qa);
-	assert_non_null(e->qp);
-	memset(&a, 0, sizeof(a));
-	a.qp_state = PRDMA_QPS_INIT;
-	a.port_num = 1;
-	a.qkey = PRDMA_GSI_QKEY;
-	assert_int_equal(prdma_qp_modify(e->qp, &a, PRDMA_QP_STATE | PRDMA_QP_PKEY_INDEX |
-					 PRDMA_QP_PORT | PRDMA_QP_QKEY), 0);
-	a.qp_state = PRDMA_QPS_RTR;
-	assert_int_equal(prdma_qp_modify(e->qp, &a, PRDMA_QP_STATE), 0);
-	a.qp_state = PRDMA_QPS_RTS;
-	assert_int_equal(prdma_qp_modify(e->qp, &a, PRDMA_QP_STATE | PRDMA_QP_SQ_PSN), 0);
-}
-
-static void
-end_up(struct end *e, const char *args)
-{
-	struct prdma_cq_init_attr ca = { .cqe = 64 };
-
-	memset(e, 0, sizeof(*e));
-	e->id = prdma_dev_probe(args);
-	assert_true(e->id >= 0);
-	e->dev = prdma_dev_open((uint16_t)e->id);
-	assert_non_null(e->dev);
-	e->pd = prdma_pd_alloc(e->dev);
-	e->cq = prdma_cq_create(e->dev, &ca);
-	e->buf = rte_zmalloc("t_v2", 8192, 64);
-	assert_non_null(e->buf);
-	e->mr = prdma_mr_reg(e->pd, e->buf, 8192, PRDMA_ACCESS_LOCAL_WRITE);
-	assert_non_null(e->mr);
-	gsi_make(e);
-}
-
-static void
-end_down(struct end *e)
-{
-	assert_int_equal(prdma_qp_destroy(e->qp), 0);
-	assert_int_equal(prdma_mr_dereg(e->mr), 0);
-	rte_free(e->buf);
-	assert_int_equal(prdma_cq_destroy(e->cq), 0);
-	assert_int_equal(prdma_pd_free(e->pd), 0);
-	prdma_dev_close(e->dev);
-	assert_int_equal(prdma_dev_remove((uint16_t)e->id), 0);
-}
-
-static void
-post_recv(struct end *e, uint64_t id)
-{
-	const struct prdma_recv_wr *bad;
-	struct prdma_sge sge = { .addr = (uintptr_t)(e->buf + RX), .length = 1024,
-				 .lkey = e->mr->lkey };
-	struct prdma_recv_wr wr = { .wr_id = id, .sg_list = &sge, .num_sge = 1 };
-
-	memset(e->buf + RX, 0xee, 1024);
-	assert_int_equal(prdma_post_recv(e->qp, &wr, &bad), 0);
-}
-
-static int
-poll_one(struct end *e, struct prdma_wc *wc, unsigned int ms)
-{
-	uint64_t end = rte_get_tsc_cycles() + rte_get_tsc_hz() / 1000 * ms;
-	int n;
-
-	do {
-		n = prdma_cq_poll(e->cq, 1, wc);
-		if (n != 0)
-			return n;
-	} while (rte_get_tsc_cycles() < end);
-	return 0;
-}
-
-/* An AH from @from's GID @sidx to @to's GID @didx. */
-static struct prdma_ah *
-ah_to(struct end *from, const struct end *to, uint8_t sidx, uint8_t didx)
-{
-	struct prdma_ah_attr at;
-
-	memset(&at, 0, sizeof(at));
-	assert_int_equal(prdma_gid_query(to->dev, 1, didx, &at.dgid), 0);
-	at.sgid_index = sidx;
-	at.hop_limit = 64;
-	at.port_num = 1;
-	return prdma_ah_create(from->pd, &at);
-}
-
-static int
-send_mad(struct end *e, struct prdma_ah *ah)
-{
-	const struct prdma_send_wr *bad;
-	struct prdma_sge sge = { .addr = (uintptr_t)e->buf, .length = MAD,
-				 .lkey = e->mr->lkey };
-	struct prdma_send_wr wr;
-
-	memset(&wr, 0, sizeof(wr));
-	wr.wr_id = 7;
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	wr.opcode = PRDMA_WR_SEND;
-	wr.send_flags = PRDMA_SEND_SIGNALED;
-	wr.wr.ud.ah = ah;
-	wr.wr.ud.remote_qpn = 1;
-	wr.wr.ud.remote_qkey = PRDMA_GSI_QKEY;
-	return prdma_post_send(e->qp, &wr, &bad);
-}
-
 static uint8_t *
-last_wqe(struct end *e)
+last_wqe(struct t_end *e)
 {
 	struct hermon_qp *qp = (struct hermon_qp *)e->qp;
 
@@ -197,7 +66,7 @@ last_wqe(struct end *e)
  * 16: each fills its 64-byte block but the last); its length.
  */
 static uint32_t
-wqe_hdr(struct end *e, uint8_t *h)
+wqe_hdr(struct t_end *e, uint8_t *h)
 {
 	const uint8_t *w = last_wqe(e);
 	uint32_t off = 16, n = 0, dw, k, room;
@@ -323,20 +192,20 @@ test_v2_ipv4_mad(void **state)
 
 	(void)state;
 	load_req();
-	end_up(&ea, A_ARGS);
-	end_up(&eb, B_ARGS);
+	t_gsi_end_up(&ea, A_ARGS);
+	t_gsi_end_up(&eb, B_ARGS);
 	assert_true(((struct hermon_dev *)ea.dev->priv)->caps.roce_v1_v2);
 	assert_int_equal(prdma_dev_query(ea.dev, &da), 0);
 	assert_int_equal(da.transport, PRDMA_TRANSPORT_ROCE_V2);
 	assert_int_equal(prdma_gid_query(ea.dev, 1, 0, &g0), 0);
 	assert_int_equal(prdma_gid_query(ea.dev, 1, 2, &g2), 0);
 	assert_memory_equal(g0.raw, g2.raw, 16);
-	post_recv(&eb, 11);
-	memcpy(ea.buf, req + 62, MAD);           /* the same MAD as the capture */
-	ah = ah_to(&ea, &eb, 1, 1);
+	t_post_recv(&eb, eb.qp, 11);
+	memcpy(ea.buf, req + 62, T_MAD);           /* the same MAD as the capture */
+	ah = t_gsi_ah(&ea, &eb, 1, 1);
 	assert_non_null(ah);
 	stats("v2q.1", &s0);
-	assert_int_equal(send_mad(&ea, ah), 0);
+	assert_int_equal(t_gsi_send(&ea, ah, 1), 0);
 	n = wqe_hdr(&ea, h);
 	assert_int_equal(n, HERMON_SQP_V2_IP4_HLEN);
 	/* Ethernet: the same addresses and EtherType */
@@ -355,31 +224,31 @@ test_v2_ipv4_mad(void **state)
 	assert_memory_equal(h + 54, req + 54, 8);
 	/* the whole frame through the soft provider's parser */
 	memcpy(f, h, n);
-	memcpy(f + n, req + 62, MAD);
-	crc = rte_cpu_to_le_32(roce_icrc(f + 14, n - 14 + MAD, 0));
-	memcpy(f + n + MAD, &crc, 4);
-	assert_int_equal(roce_pkt_parse(f, n + MAD + 4, &pkt), ROCE_RX_OK);
+	memcpy(f + n, req + 62, T_MAD);
+	crc = rte_cpu_to_le_32(roce_icrc(f + 14, n - 14 + T_MAD, 0));
+	memcpy(f + n + T_MAD, &crc, 4);
+	assert_int_equal(roce_pkt_parse(f, n + T_MAD + 4, &pkt), ROCE_RX_OK);
 	assert_int_equal(pkt.ipv6, 0);
-	assert_int_equal(pkt.paylen, MAD);
+	assert_int_equal(pkt.paylen, T_MAD);
 	assert_int_equal(pkt.bth.opcode, HERMON_BTH_UD_SEND_ONLY);
 	assert_int_equal(pkt.bth.dqpn, 1);
 
-	assert_int_equal(poll_one(&ea, &wc, 2000), 1);
+	assert_int_equal(t_poll_one(&ea, &wc, 2000), 1);
 	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
-	assert_int_equal(poll_one(&eb, &wc, 2000), 1);
+	assert_int_equal(t_poll_one(&eb, &wc, 2000), 1);
 	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
-	assert_int_equal(wc.byte_len, 40 + MAD);
+	assert_int_equal(wc.byte_len, 40 + T_MAD);
 	assert_int_equal(wc.src_qp, 1);
 	assert_true(wc.wc_flags & PRDMA_WC_GRH);
 	/* 20 undefined bytes (zero), then the IPv4 header */
-	assert_int_equal(eb.buf[RX], 0);
-	assert_memory_equal(eb.buf + RX + 20, h + 14, 20);
-	assert_memory_equal(eb.buf + RX + 40, req + 62, MAD);
+	assert_int_equal(eb.buf[T_RX], 0);
+	assert_memory_equal(eb.buf + T_RX + 20, h + 14, 20);
+	assert_memory_equal(eb.buf + T_RX + 40, req + 62, T_MAD);
 	stats("v2q.1", &s1);
 	assert_int_equal(s1.rocev2_rx, s0.rocev2_rx + 1);
 	assert_int_equal(prdma_ah_destroy(ah), 0);
-	end_down(&ea);
-	end_down(&eb);
+	t_end_down(&ea);
+	t_end_down(&eb);
 }
 
 /*
@@ -399,65 +268,48 @@ test_v2_ipv6_and_v1(void **state)
 	uint32_t n;
 
 	(void)state;
-	end_up(&ea, A_ARGS);
-	end_up(&eb, B_ARGS);
+	t_gsi_end_up(&ea, A_ARGS);
+	t_gsi_end_up(&eb, B_ARGS);
 	assert_int_equal(prdma_gid_query(ea.dev, 1, 0, &ga), 0);
 	assert_int_equal(prdma_gid_query(eb.dev, 1, 0, &gb), 0);
-	post_recv(&eb, 11);
-	ah6 = ah_to(&ea, &eb, 0, 0);
+	t_post_recv(&eb, eb.qp, 11);
+	ah6 = t_gsi_ah(&ea, &eb, 0, 0);
 	assert_non_null(ah6);
-	assert_int_equal(send_mad(&ea, ah6), 0);
+	assert_int_equal(t_gsi_send(&ea, ah6, 1), 0);
 	n = wqe_hdr(&ea, h);
 	assert_int_equal(n, HERMON_SQP_V2_IP6_HLEN);
 	assert_int_equal(be16(h + 12), HERMON_ETHERTYPE_IPV6);
 	assert_int_equal(h[14] >> 4, 6);
-	assert_int_equal(be16(h + 18), 8 + 12 + 8 + MAD + 4);
+	assert_int_equal(be16(h + 18), 8 + 12 + 8 + T_MAD + 4);
 	assert_int_equal(h[20], HERMON_IPPROTO_UDP);
 	assert_memory_equal(h + 22, ga.raw, 16);
 	assert_memory_equal(h + 38, gb.raw, 16);
 	assert_int_equal(be16(h + 56), HERMON_ROCE_V2_DPORT);
-	assert_int_equal(poll_one(&ea, &wc, 2000), 1);
+	assert_int_equal(t_poll_one(&ea, &wc, 2000), 1);
 	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
-	assert_int_equal(poll_one(&eb, &wc, 2000), 1);
+	assert_int_equal(t_poll_one(&eb, &wc, 2000), 1);
 	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
 	assert_int_equal(wc.src_qp, 1);
-	assert_memory_equal(eb.buf + RX, h + 14, 40);
+	assert_memory_equal(eb.buf + T_RX, h + 14, 40);
 
-	post_recv(&eb, 12);
-	ah1 = ah_to(&ea, &eb, 3, 3);
+	t_post_recv(&eb, eb.qp, 12);
+	ah1 = t_gsi_ah(&ea, &eb, 3, 3);
 	assert_non_null(ah1);
-	assert_int_equal(send_mad(&ea, ah1), 0);
+	assert_int_equal(t_gsi_send(&ea, ah1, 1), 0);
 	n = wqe_hdr(&ea, h);
 	assert_int_equal(n, HERMON_SQP_ROCE_HLEN);
 	assert_int_equal(be16(h + 12), HERMON_ETHERTYPE_ROCE);
 	assert_int_equal(h[20], HERMON_GRH_NXT_BTH);
-	assert_int_equal(poll_one(&ea, &wc, 2000), 1);
+	assert_int_equal(t_poll_one(&ea, &wc, 2000), 1);
 	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
-	assert_int_equal(poll_one(&eb, &wc, 2000), 1);
+	assert_int_equal(t_poll_one(&eb, &wc, 2000), 1);
 	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
 	assert_int_equal(wc.wr_id, 12);
-	assert_int_equal(eb.buf[RX + 6], HERMON_GRH_NXT_BTH);
+	assert_int_equal(eb.buf[T_RX + 6], HERMON_GRH_NXT_BTH);
 	assert_int_equal(prdma_ah_destroy(ah6), 0);
 	assert_int_equal(prdma_ah_destroy(ah1), 0);
-	end_down(&ea);
-	end_down(&eb);
-}
-
-/* Write a raw WQE of @n bytes in the next SQ slot of @e's QP1; doorbell. */
-static void
-raw_post(struct end *e, const uint8_t *wqe, uint32_t n)
-{
-	struct hermon_qp *qp = (struct hermon_qp *)e->qp;
-	uint8_t *w = qp->sq + ((qp->sq_head & qp->sq_mask) << qp->sq_shift);
-	uint32_t own = (qp->sq_head >> qp->sq_log) & 1 ? RTE_BIT32(31) : 0;
-
-	memcpy(w + 4, wqe + 4, n - 4);
-	qp->sq_wrid[qp->sq_head & qp->sq_mask] = 99;
-	rte_wmb();
-	*(rte_be32_t *)w = rte_cpu_to_be_32(own | HERMON_WQE_SEND);
-	qp->sq_head++;
-	rte_wmb();
-	rte_write32_relaxed(qp->db_val, qp->uar_db);
+	t_end_down(&ea);
+	t_end_down(&eb);
 }
 
 /* Frame byte @k of a WQE whose header chunks start at 16 (44 + the rest). */
@@ -489,10 +341,10 @@ refused(uint8_t *wqe, struct hermon_model_stats *st)
 {
 	struct prdma_wc wc;
 
-	raw_post(&ea, wqe, 128);
-	assert_int_equal(poll_one(&ea, &wc, 2000), 1);
+	t_wqe_post(&ea, wqe, 128);
+	assert_int_equal(t_poll_one(&ea, &wc, 2000), 1);
 	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
-	assert_int_equal(poll_one(&eb, &wc, 100), 0);
+	assert_int_equal(t_poll_one(&eb, &wc, 100), 0);
 	stats("v2q.1", st);
 }
 
@@ -511,17 +363,17 @@ test_v2_malformed(void **state)
 	struct prdma_wc wc;
 
 	(void)state;
-	end_up(&ea, A_ARGS);
-	end_up(&eb, B_ARGS);
-	ah = ah_to(&ea, &eb, 1, 1);
+	t_gsi_end_up(&ea, A_ARGS);
+	t_gsi_end_up(&eb, B_ARGS);
+	ah = t_gsi_ah(&ea, &eb, 1, 1);
 	assert_non_null(ah);
-	post_recv(&eb, 11);
-	assert_int_equal(send_mad(&ea, ah), 0);
+	t_post_recv(&eb, eb.qp, 11);
+	assert_int_equal(t_gsi_send(&ea, ah, 1), 0);
 	memcpy(good, last_wqe(&ea), sizeof(good));
-	assert_int_equal(poll_one(&ea, &wc, 2000), 1);
-	assert_int_equal(poll_one(&eb, &wc, 2000), 1);
+	assert_int_equal(t_poll_one(&ea, &wc, 2000), 1);
+	assert_int_equal(t_poll_one(&eb, &wc, 2000), 1);
 	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
-	post_recv(&eb, 12);
+	t_post_recv(&eb, eb.qp, 12);
 	stats("v2q.1", &s0);
 
 	memcpy(wqe, good, sizeof(wqe));
@@ -548,14 +400,14 @@ test_v2_malformed(void **state)
 	assert_int_equal(s1.drops, s0.drops + 4);
 	assert_int_equal(s1.rocev2_rx, s0.rocev2_rx);
 
-	raw_post(&ea, good, sizeof(good));
-	assert_int_equal(poll_one(&ea, &wc, 2000), 1);
-	assert_int_equal(poll_one(&eb, &wc, 2000), 1);
+	t_wqe_post(&ea, good, sizeof(good));
+	assert_int_equal(t_poll_one(&ea, &wc, 2000), 1);
+	assert_int_equal(t_poll_one(&eb, &wc, 2000), 1);
 	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
 	assert_int_equal(wc.wr_id, 12);
 	assert_int_equal(prdma_ah_destroy(ah), 0);
-	end_down(&ea);
-	end_down(&eb);
+	t_end_down(&ea);
+	t_end_down(&eb);
 }
 
 /*
@@ -574,8 +426,8 @@ test_v1_only_device(void **state)
 	struct prdma_wc wc;
 
 	(void)state;
-	end_up(&ea, A_ARGS);
-	end_up(&eb, B1_ARGS);
+	t_gsi_end_up(&ea, A_ARGS);
+	t_gsi_end_up(&eb, B1_ARGS);
 	hd = eb.dev->priv;
 	assert_false(hd->caps.roce_v1_v2);
 	assert_int_equal(prdma_dev_query(eb.dev, &da), 0);
@@ -584,29 +436,29 @@ test_v1_only_device(void **state)
 	assert_non_null(t);
 	assert_int_equal(hermon_cmd_set_port_roce_gids(&hd->cmd, 1, t), -EINVAL);
 	rte_free(t);
-	post_recv(&eb, 11);
+	t_post_recv(&eb, eb.qp, 11);
 	/* A (v1/v2) sends RoCE v2 from its GID 1: B cannot take it */
-	ah = ah_to(&ea, &eb, 1, 1);
+	ah = t_gsi_ah(&ea, &eb, 1, 1);
 	assert_non_null(ah);
 	stats("v2q.1", &s0);
-	assert_int_equal(send_mad(&ea, ah), 0);
-	assert_int_equal(poll_one(&ea, &wc, 2000), 1);
+	assert_int_equal(t_gsi_send(&ea, ah, 1), 0);
+	assert_int_equal(t_poll_one(&ea, &wc, 2000), 1);
 	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
-	assert_int_equal(poll_one(&eb, &wc, 100), 0);
+	assert_int_equal(t_poll_one(&eb, &wc, 100), 0);
 	stats("v2q.1", &s1);
 	assert_int_equal(s1.drops, s0.drops + 1);
 	assert_int_equal(prdma_ah_destroy(ah), 0);
 	/* from its RoCE v1 GID 3 it reaches B */
-	ah = ah_to(&ea, &eb, 3, 1);
+	ah = t_gsi_ah(&ea, &eb, 3, 1);
 	assert_non_null(ah);
-	assert_int_equal(send_mad(&ea, ah), 0);
-	assert_int_equal(poll_one(&ea, &wc, 2000), 1);
-	assert_int_equal(poll_one(&eb, &wc, 2000), 1);
+	assert_int_equal(t_gsi_send(&ea, ah, 1), 0);
+	assert_int_equal(t_poll_one(&ea, &wc, 2000), 1);
+	assert_int_equal(t_poll_one(&eb, &wc, 2000), 1);
 	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
-	assert_int_equal(eb.buf[RX + 6], HERMON_GRH_NXT_BTH);
+	assert_int_equal(eb.buf[T_RX + 6], HERMON_GRH_NXT_BTH);
 	assert_int_equal(prdma_ah_destroy(ah), 0);
-	end_down(&ea);
-	end_down(&eb);
+	t_end_down(&ea);
+	t_end_down(&eb);
 }
 
 int

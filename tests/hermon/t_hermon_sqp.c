@@ -32,145 +32,14 @@
 #include "hermon_obj.h"
 #include "hermon_sqp_wire.h"
 #include "hermon_model.h"
+#include "t_hermon_common.h"
 
 #define A_ARGS "hermon:model,link=sqp,side=0,ip=192.0.2.3,mac=02:c9:00:00:00:03," \
 	"neigh=192.0.2.2/02:c9:00:00:00:02"
 #define B_ARGS "hermon:model,link=sqp,side=1,ip=192.0.2.2,mac=02:c9:00:00:00:02," \
 	"neigh=192.0.2.3/02:c9:00:00:00:03"
-#define MAD 256
 
-struct end {
-	int id;
-	struct prdma_dev *dev;
-	struct prdma_pd *pd;
-	struct prdma_cq *cq;
-	struct prdma_qp *qp;
-	struct prdma_mr *mr;
-	uint8_t *buf;
-	union prdma_gid gid;
-};
-
-static struct end ea, eb;
-
-static void
-gsi_make(struct end *e)
-{
-	struct prdma_qp_init_attr qa;
-	struct prdma_qp_attr a;
-
-	memset(&qa, 0, sizeof(qa));
-	qa.qp_type = PRDMA_QPT_UD;
-	qa.send_cq = e->cq;
-	qa.recv_cq = e->cq;
-	qa.cap.max_send_wr = 8;
-	qa.cap.max_recv_wr = 8;
-	qa.cap.max_send_sge = 1;
-	qa.cap.max_recv_sge = 1;
-	qa.create_flags = PRDMA_QP_CREATE_GSI;
-	e->qp = prdma_qp_create(e->pd, &qa);
-	assert_non_null(e->qp);
-	memset(&a, 0, sizeof(a));
-	a.qp_state = PRDMA_QPS_INIT;
-	a.port_num = 1;
-	a.qkey = PRDMA_GSI_QKEY;
-	assert_int_equal(prdma_qp_modify(e->qp, &a, PRDMA_QP_STATE | PRDMA_QP_PKEY_INDEX |
-					 PRDMA_QP_PORT | PRDMA_QP_QKEY), 0);
-	a.qp_state = PRDMA_QPS_RTR;
-	assert_int_equal(prdma_qp_modify(e->qp, &a, PRDMA_QP_STATE), 0);
-	a.qp_state = PRDMA_QPS_RTS;
-	assert_int_equal(prdma_qp_modify(e->qp, &a, PRDMA_QP_STATE | PRDMA_QP_SQ_PSN), 0);
-}
-
-static void
-end_up(struct end *e, const char *args)
-{
-	struct prdma_cq_init_attr ca = { .cqe = 64 };
-
-	memset(e, 0, sizeof(*e));
-	e->id = prdma_dev_probe(args);
-	assert_true(e->id >= 0);
-	e->dev = prdma_dev_open((uint16_t)e->id);
-	assert_non_null(e->dev);
-	e->pd = prdma_pd_alloc(e->dev);
-	e->cq = prdma_cq_create(e->dev, &ca);
-	e->buf = rte_zmalloc("t_sqp", 8192, 64);
-	assert_non_null(e->buf);
-	e->mr = prdma_mr_reg(e->pd, e->buf, 8192, PRDMA_ACCESS_LOCAL_WRITE);
-	assert_non_null(e->mr);
-	gsi_make(e);
-	assert_int_equal(prdma_gid_query(e->dev, 1, 1, &e->gid), 0);
-}
-
-static void
-end_down(struct end *e)
-{
-	assert_int_equal(prdma_qp_destroy(e->qp), 0);
-	assert_int_equal(prdma_mr_dereg(e->mr), 0);
-	rte_free(e->buf);
-	assert_int_equal(prdma_cq_destroy(e->cq), 0);
-	assert_int_equal(prdma_pd_free(e->pd), 0);
-	prdma_dev_close(e->dev);
-	assert_int_equal(prdma_dev_remove((uint16_t)e->id), 0);
-}
-
-static void
-post_recv(struct end *e, uint64_t id)
-{
-	const struct prdma_recv_wr *bad;
-	struct prdma_sge sge = { .addr = (uintptr_t)(e->buf + 4096), .length = 1024,
-				 .lkey = e->mr->lkey };
-	struct prdma_recv_wr wr = { .wr_id = id, .sg_list = &sge, .num_sge = 1 };
-
-	assert_int_equal(prdma_post_recv(e->qp, &wr, &bad), 0);
-}
-
-/* One completion from @e's CQ within 2 s (the model runs on its thread). */
-static int
-poll_one(struct end *e, struct prdma_wc *wc, unsigned int ms)
-{
-	uint64_t end = rte_get_tsc_cycles() + rte_get_tsc_hz() / 1000 * ms;
-	int n;
-
-	do {
-		n = prdma_cq_poll(e->cq, 1, wc);
-		if (n != 0)
-			return n;
-	} while (rte_get_tsc_cycles() < end);
-	return 0;
-}
-
-static struct prdma_ah *
-ah_to(struct end *from, const struct end *to)
-{
-	struct prdma_ah_attr at;
-
-	memset(&at, 0, sizeof(at));
-	at.dgid = to->gid;
-	at.sgid_index = 1;
-	at.hop_limit = 64;
-	at.port_num = 1;
-	return prdma_ah_create(from->pd, &at);
-}
-
-static int
-send_mad(struct end *e, struct prdma_ah *ah, uint32_t dqpn)
-{
-	const struct prdma_send_wr *bad;
-	struct prdma_sge sge = { .addr = (uintptr_t)e->buf, .length = MAD,
-				 .lkey = e->mr->lkey };
-	struct prdma_send_wr wr;
-
-	memset(&wr, 0, sizeof(wr));
-	wr.wr_id = 7;
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	wr.opcode = PRDMA_WR_SEND;
-	wr.send_flags = PRDMA_SEND_SIGNALED;
-	wr.wr.ud.ah = ah;
-	wr.wr.ud.remote_qpn = dqpn;
-	wr.wr.ud.remote_qkey = PRDMA_GSI_QKEY;
-	return prdma_post_send(e->qp, &wr, &bad);
-}
+static struct t_end ea, eb;
 
 /*
  * The GSI QP is QP1 of the CONF_SPECIAL_QP block (QPN base + 2 for port
@@ -188,7 +57,7 @@ test_special_block(void **state)
 	struct prdma_qp *ud;
 
 	(void)state;
-	end_up(&ea, A_ARGS);
+	t_gsi_end_up(&ea, A_ARGS);
 	hd = ea.dev->priv;
 	assert_int_equal(hd->sqp_base, 0x40);
 	assert_int_equal(ea.qp->qp_num, 1);
@@ -227,7 +96,7 @@ test_special_block(void **state)
 					      ((struct hermon_qp *)ud)->qpn, 0, mb), -EINVAL);
 	rte_free(mb);
 	assert_int_equal(prdma_qp_destroy(ud), 0);
-	end_down(&ea);
+	t_end_down(&ea);
 }
 
 /*
@@ -244,32 +113,32 @@ test_gsi_mad(void **state)
 	unsigned int i;
 
 	(void)state;
-	end_up(&ea, A_ARGS);
-	end_up(&eb, B_ARGS);
-	post_recv(&eb, 11);
-	for (i = 0; i < MAD; i++)
+	t_gsi_end_up(&ea, A_ARGS);
+	t_gsi_end_up(&eb, B_ARGS);
+	t_post_recv(&eb, eb.qp, 11);
+	for (i = 0; i < T_MAD; i++)
 		ea.buf[i] = (uint8_t)(i * 7 + 1);
-	ah = ah_to(&ea, &eb);
+	ah = t_gsi_ah(&ea, &eb, 1, 1);
 	assert_non_null(ah);
-	assert_int_equal(send_mad(&ea, ah, 1), 0);
-	assert_int_equal(poll_one(&ea, &wc, 2000), 1);
+	assert_int_equal(t_gsi_send(&ea, ah, 1), 0);
+	assert_int_equal(t_poll_one(&ea, &wc, 2000), 1);
 	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
-	assert_int_equal(wc.wr_id, 7);
-	assert_int_equal(poll_one(&eb, &wc, 2000), 1);
+	assert_int_equal(wc.wr_id, T_SEND_ID);
+	assert_int_equal(t_poll_one(&eb, &wc, 2000), 1);
 	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
 	assert_int_equal(wc.wr_id, 11);
-	assert_int_equal(wc.byte_len, 40 + MAD);
+	assert_int_equal(wc.byte_len, 40 + T_MAD);
 	assert_int_equal(wc.src_qp, 1);
 	assert_true(wc.wc_flags & PRDMA_WC_GRH);
 	/* the GRH as the wire carried it: IPv6 form, next header BTH */
-	assert_int_equal(eb.buf[4096] >> 4, 6);
-	assert_int_equal(eb.buf[4096 + 6], HERMON_GRH_NXT_BTH);
-	memcpy(src.raw, eb.buf + 4096 + 8, 16);
+	assert_int_equal(eb.buf[T_RX] >> 4, 6);
+	assert_int_equal(eb.buf[T_RX + 6], HERMON_GRH_NXT_BTH);
+	memcpy(src.raw, eb.buf + T_RX + 8, 16);
 	assert_memory_equal(src.raw, ea.gid.raw, 16);
-	assert_memory_equal(eb.buf + 4096 + 40, ea.buf, MAD);
+	assert_memory_equal(eb.buf + T_RX + 40, ea.buf, T_MAD);
 	assert_int_equal(prdma_ah_destroy(ah), 0);
-	end_down(&ea);
-	end_down(&eb);
+	t_end_down(&ea);
+	t_end_down(&eb);
 }
 
 /*
@@ -285,8 +154,8 @@ test_gsi_again(void **state)
 	unsigned int i;
 
 	(void)state;
-	end_up(&eb, B_ARGS);
-	end_up(&ea, A_ARGS);
+	t_gsi_end_up(&eb, B_ARGS);
+	t_gsi_end_up(&ea, A_ARGS);
 	for (i = 0; i < 300; i++) {
 		if (i != 0) {
 			struct prdma_cq_init_attr ca = { .cqe = 64 };
@@ -302,38 +171,21 @@ test_gsi_again(void **state)
 			assert_non_null(ea.cq);
 			ea.mr = prdma_mr_reg(ea.pd, ea.buf, 8192, PRDMA_ACCESS_LOCAL_WRITE);
 			assert_non_null(ea.mr);
-			gsi_make(&ea);
+			t_gsi_make(&ea);
 		}
-		post_recv(&eb, i);
-		ah = ah_to(&ea, &eb);
+		t_post_recv(&eb, eb.qp, i);
+		ah = t_gsi_ah(&ea, &eb, 1, 1);
 		assert_non_null(ah);
-		assert_int_equal(send_mad(&ea, ah, 1), 0);
-		assert_int_equal(poll_one(&ea, &wc, 2000), 1);
+		assert_int_equal(t_gsi_send(&ea, ah, 1), 0);
+		assert_int_equal(t_poll_one(&ea, &wc, 2000), 1);
 		assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
-		assert_int_equal(poll_one(&eb, &wc, 2000), 1);
+		assert_int_equal(t_poll_one(&eb, &wc, 2000), 1);
 		assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
 		assert_int_equal(wc.wr_id, i);
 		assert_int_equal(prdma_ah_destroy(ah), 0);
 	}
-	end_down(&ea);
-	end_down(&eb);
-}
-
-/* Write a raw WQE of @n bytes in the next SQ slot of @e's QP1; doorbell. */
-static void
-raw_post(struct end *e, const uint8_t *wqe, uint32_t n)
-{
-	struct hermon_qp *qp = (struct hermon_qp *)e->qp;
-	uint8_t *w = qp->sq + ((qp->sq_head & qp->sq_mask) << qp->sq_shift);
-	uint32_t own = (qp->sq_head >> qp->sq_log) & 1 ? RTE_BIT32(31) : 0;
-
-	memcpy(w + 4, wqe + 4, n - 4);
-	qp->sq_wrid[qp->sq_head & qp->sq_mask] = 99;
-	rte_wmb();
-	*(rte_be32_t *)w = rte_cpu_to_be_32(own | HERMON_WQE_SEND);
-	qp->sq_head++;
-	rte_wmb();
-	rte_write32_relaxed(qp->db_val, qp->uar_db);
+	t_end_down(&ea);
+	t_end_down(&eb);
 }
 
 static void
@@ -364,13 +216,13 @@ test_mlx_refused(void **state)
 	uint8_t *g;
 
 	(void)state;
-	end_up(&ea, A_ARGS);
-	end_up(&eb, B_ARGS);
+	t_gsi_end_up(&ea, A_ARGS);
+	t_gsi_end_up(&eb, B_ARGS);
 	/* the port the DMAC names drops what it cannot parse */
 	m = hermon_model_get("sqp.1");
 	assert_non_null(m);
-	post_recv(&eb, 11);
-	ah = ah_to(&ea, &eb);
+	t_post_recv(&eb, eb.qp, 11);
+	ah = t_gsi_ah(&ea, &eb, 1, 1);
 	assert_non_null(ah);
 	hah = (struct hermon_ah *)ah;
 
@@ -395,23 +247,23 @@ test_mlx_refused(void **state)
 	put_be32(wqe + 82, 1);
 	put_be32(wqe + 90, PRDMA_GSI_QKEY);
 	put_be32(wqe + 94, 1);
-	put_be32(wqe + 112, MAD);
+	put_be32(wqe + 112, T_MAD);
 	put_be32(wqe + 116, ea.mr->lkey);
 	*(rte_be64_t *)(wqe + 120) = rte_cpu_to_be_64((uintptr_t)ea.buf);
 	assert_int_equal(hermon_model_get_stats(m, &st0), 0);
-	raw_post(&ea, wqe, sizeof(wqe));
-	assert_int_equal(poll_one(&ea, &wc, 2000), 1);
+	t_wqe_post(&ea, wqe, sizeof(wqe));
+	assert_int_equal(t_poll_one(&ea, &wc, 2000), 1);
 	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
-	assert_int_equal(poll_one(&eb, &wc, 200), 0);
+	assert_int_equal(t_poll_one(&eb, &wc, 200), 0);
 	assert_int_equal(hermon_model_get_stats(m, &st1), 0);
 	assert_int_equal(st1.drops, st0.drops + 1);
 	/* the same frame with RoCE's EtherType arrives: the header was right */
 	wqe[32] = HERMON_ETHERTYPE_ROCE >> 8;
 	wqe[33] = HERMON_ETHERTYPE_ROCE & 0xff;
-	raw_post(&ea, wqe, sizeof(wqe));
-	assert_int_equal(poll_one(&ea, &wc, 2000), 1);
+	t_wqe_post(&ea, wqe, sizeof(wqe));
+	assert_int_equal(t_poll_one(&ea, &wc, 2000), 1);
 	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
-	assert_int_equal(poll_one(&eb, &wc, 2000), 1);
+	assert_int_equal(t_poll_one(&eb, &wc, 2000), 1);
 	assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
 	assert_int_equal(wc.src_qp, 1);
 
@@ -419,16 +271,16 @@ test_mlx_refused(void **state)
 	memset(wqe, 0, sizeof(wqe));
 	put_be32(wqe + 4, 32 / 16);
 	put_be32(wqe + 8, 3u << 2);
-	put_be32(wqe + 16, MAD);
+	put_be32(wqe + 16, T_MAD);
 	put_be32(wqe + 20, ea.mr->lkey);
 	*(rte_be64_t *)(wqe + 24) = rte_cpu_to_be_64((uintptr_t)ea.buf);
-	raw_post(&ea, wqe, 32);
-	assert_int_equal(poll_one(&ea, &wc, 2000), 1);
+	t_wqe_post(&ea, wqe, 32);
+	assert_int_equal(t_poll_one(&ea, &wc, 2000), 1);
 	assert_int_equal(wc.status, PRDMA_WC_LOC_QP_OP_ERR);
 	hermon_model_put(m);
 	assert_int_equal(prdma_ah_destroy(ah), 0);
-	end_down(&ea);
-	end_down(&eb);
+	t_end_down(&ea);
+	t_end_down(&eb);
 }
 
 int

@@ -57,6 +57,7 @@
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 
+#include "hermon_agent_res.h"
 #include "hermon_arp.h"
 #include "hermon_logs.h"
 #include "hermon_nd.h"
@@ -83,49 +84,13 @@
 struct hermon_arp {
 	struct hermon_dev *hd;
 	uint8_t port;
-	bool pd_ok, cq_ok, mr_ok, qp_ok, steered;
-	struct hermon_pd pd;
-	struct hermon_cq cq;
-	struct hermon_mr mr;
-	struct hermon_qp qp;
-	uint8_t *buf;                       /* receive slots, then send slots */
+	bool steered;
+	struct hermon_agent_res res;        /* the raw QP, its CQ, MR and slots */
 	uint32_t send_k;
 	uint32_t sends_out;
 	bool broken;
 	struct hermon_arp_stats st;
 };
-
-static uint8_t *
-recv_slot(struct hermon_arp *a, uint32_t i)
-{
-	return a->buf + (size_t)i * ARP_RSLOT;
-}
-
-static int
-post_recv(struct hermon_arp *a, uint32_t i)
-{
-	const struct prdma_recv_wr *bad;
-	struct prdma_sge sge = { .addr = (uintptr_t)recv_slot(a, i), .length = ARP_RSLOT,
-				 .lkey = a->mr.pub.lkey };
-	struct prdma_recv_wr wr = { .wr_id = i, .sg_list = &sge, .num_sge = 1 };
-
-	return hermon_post_recv(&a->qp.pub, &wr, &bad);
-}
-
-static int
-qp_to(struct hermon_arp *a, enum prdma_qp_state s, uint32_t mask)
-{
-	struct prdma_qp_attr at;
-	int ret;
-
-	memset(&at, 0, sizeof(at));
-	at.qp_state = s;
-	at.port_num = a->port;
-	ret = hermon_qp_modify(&a->qp.pub, &at, PRDMA_QP_STATE | mask);
-	if (ret == 0)
-		a->qp.pub.state = s;
-	return ret;
-}
 
 /* A0 steering of @port's Ethernet traffic to @qpn (0: none). */
 static int
@@ -191,82 +156,38 @@ nd_filter(struct hermon_dev *hd, uint8_t port)
 static void
 agent_free(struct hermon_arp *a)
 {
+	/* the port's traffic leaves the QP before the QP goes */
 	if (a->steered)
 		(void)steer(a->hd, a->port, 0);
-	if (a->qp_ok)
-		(void)hermon_qp_destroy(&a->qp.pub);
-	if (a->mr_ok)
-		(void)hermon_mr_dereg(&a->mr.pub);
-	if (a->cq_ok)
-		(void)hermon_cq_destroy(&a->cq.pub);
-	if (a->pd_ok)
-		(void)hermon_pd_free(&a->pd.pub);
-	rte_free(a->buf);
+	hermon_agent_res_free(&a->res);
 	rte_free(a);
 }
+
+/* The raw QP: a SEND of an RC QP is the control segment and the gather
+ * list, the WQE mlx4_ib builds for a raw packet QP. */
+static const struct hermon_agent_res_attr arp_res = {
+	.name = "hermon_arp_buf",
+	.nrecv = ARP_NRECV,
+	.nsend = ARP_NSEND,
+	.rslot = ARP_RSLOT,
+	.sslot = ARP_SSLOT,
+	.qp_type = PRDMA_QPT_RC,
+	.raw = true,
+};
 
 static struct hermon_arp *
 agent_new(struct hermon_dev *hd, uint8_t port)
 {
-	struct prdma_cq_init_attr ca = { .cqe = ARP_NRECV + ARP_NSEND };
-	size_t bytes = (size_t)ARP_NRECV * ARP_RSLOT + (size_t)ARP_NSEND * ARP_SSLOT;
-	struct prdma_qp_init_attr qa;
 	struct hermon_arp *a;
-	uint32_t i;
 
 	a = rte_zmalloc_socket("hermon_arp", sizeof(*a), 64, hd->pdev->socket_id);
 	if (a == NULL)
 		return NULL;
 	a->hd = hd;
 	a->port = port;
-	a->buf = rte_zmalloc_socket("hermon_arp_buf", bytes, 64, hd->pdev->socket_id);
-	if (a->buf == NULL)
+	if (hermon_agent_res_new(hd, port, &arp_res, &a->res) < 0)
 		goto err;
-	a->pd.pub.dev = hd->pdev;
-	if (hermon_pd_alloc(&a->pd.pub) < 0)
-		goto err;
-	a->pd_ok = true;
-	a->cq.pub.dev = hd->pdev;
-	a->cq.pub.event_fd = -1;
-	if (hermon_cq_create(&a->cq.pub, &ca) < 0)
-		goto err;
-	a->cq_ok = true;
-	a->mr.pub.dev = hd->pdev;
-	a->mr.pub.pd = &a->pd.pub;
-	a->mr.pub.addr = a->buf;
-	a->mr.pub.length = bytes;
-	a->mr.pub.access = PRDMA_ACCESS_LOCAL_WRITE;
-	if (hermon_mr_reg(&a->mr.pub) < 0)
-		goto err;
-	a->mr_ok = true;
-	memset(&qa, 0, sizeof(qa));
-	/* a SEND of an RC QP is the control segment and the gather list: the
-	 * WQE mlx4_ib builds for a raw packet QP */
-	qa.qp_type = PRDMA_QPT_RC;
-	qa.send_cq = &a->cq.pub;
-	qa.recv_cq = &a->cq.pub;
-	qa.cap.max_send_wr = ARP_NSEND;
-	qa.cap.max_recv_wr = ARP_NRECV;
-	qa.cap.max_send_sge = 1;
-	qa.cap.max_recv_sge = 1;
-	qa.sq_sig_all = 1;
-	a->qp.pub.dev = hd->pdev;
-	a->qp.pub.pd = &a->pd.pub;
-	a->qp.pub.send_cq = &a->cq.pub;
-	a->qp.pub.recv_cq = &a->cq.pub;
-	a->qp.pub.qp_type = PRDMA_QPT_RC;
-	a->qp.pub.state = PRDMA_QPS_RESET;
-	a->qp.raw = true;
-	if (hermon_qp_create(&a->qp.pub, &qa) < 0)
-		goto err;
-	a->qp_ok = true;
-	if (qp_to(a, PRDMA_QPS_INIT, PRDMA_QP_PKEY_INDEX | PRDMA_QP_PORT) < 0 ||
-	    qp_to(a, PRDMA_QPS_RTR, 0) < 0 || qp_to(a, PRDMA_QPS_RTS, PRDMA_QP_SQ_PSN) < 0)
-		goto err;
-	for (i = 0; i < ARP_NRECV; i++)
-		if (post_recv(a, i) < 0)
-			goto err;
-	if (steer(hd, port, a->qp.qpn) < 0)
+	if (steer(hd, port, a->res.qp.qpn) < 0)
 		goto err;
 	a->steered = true;
 	if (nd_filter(hd, port) < 0)
@@ -294,8 +215,7 @@ send_slot(struct hermon_arp *a)
 		a->st.send_fail++;
 		return NULL;
 	}
-	return a->buf + (size_t)ARP_NRECV * ARP_RSLOT +
-		(size_t)(a->send_k % ARP_NSEND) * ARP_SSLOT;
+	return hermon_agent_send_slot(&a->res, a->send_k);
 }
 
 /* Send the @len-byte frame built in send_slot()'s slot @p. */
@@ -308,14 +228,14 @@ raw_post(struct hermon_arp *a, uint8_t *p, uint32_t len)
 	int ret;
 
 	sge = (struct prdma_sge){ .addr = (uintptr_t)p, .length = len,
-				  .lkey = a->mr.pub.lkey };
+				  .lkey = a->res.mr.pub.lkey };
 	memset(&wr, 0, sizeof(wr));
 	wr.wr_id = a->send_k;
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
 	wr.opcode = PRDMA_WR_SEND;
 	wr.send_flags = PRDMA_SEND_SIGNALED;
-	ret = hermon_post_send(&a->qp.pub, &wr, &bad);
+	ret = hermon_post_send(&a->res.qp.pub, &wr, &bad);
 	if (ret < 0) {
 		a->st.send_fail++;
 		return ret;
@@ -471,7 +391,7 @@ agent_step(struct hermon_arp *a)
 	unsigned int n = 0;
 	struct prdma_wc wc;
 
-	while (hermon_poll_cq(&a->cq.pub, 1, &wc) == 1) {
+	while (hermon_poll_cq(&a->res.cq.pub, 1, &wc) == 1) {
 		n++;
 		if (wc.opcode != PRDMA_WC_RECV) {
 			if (a->sends_out > 0)
@@ -486,8 +406,10 @@ agent_step(struct hermon_arp *a)
 		}
 		a->st.received++;
 		if (wc.wr_id < ARP_NRECV)
-			arp_rx(a, recv_slot(a, (uint32_t)wc.wr_id), wc.byte_len);
-		if (wc.wr_id >= ARP_NRECV || post_recv(a, (uint32_t)wc.wr_id) < 0)
+			arp_rx(a, hermon_agent_recv_slot(&a->res, (uint32_t)wc.wr_id),
+			       wc.byte_len);
+		if (wc.wr_id >= ARP_NRECV ||
+		    hermon_agent_post_recv(&a->res, (uint32_t)wc.wr_id) < 0)
 			a->broken = true;
 	}
 	return n;
@@ -604,7 +526,7 @@ hermon_arp_qpn(struct hermon_dev *hd, uint8_t port)
 		return 0;
 	pthread_mutex_lock(&hd->arp_lock);
 	if (hd->arp[port - 1] != NULL)
-		qpn = hd->arp[port - 1]->qp.qpn;
+		qpn = hd->arp[port - 1]->res.qp.qpn;
 	pthread_mutex_unlock(&hd->arp_lock);
 	return qpn;
 }

@@ -43,6 +43,7 @@
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 
+#include "hermon_agent_res.h"
 #include "hermon_barrier.h"
 #include "hermon_logs.h"
 #include "hermon_mad.h"
@@ -59,15 +60,10 @@
 struct hermon_sma {
 	struct hermon_dev *hd;
 	uint8_t port;
-	bool pd_ok, cq_ok, mr_ok, qp_ok;
-	struct hermon_pd pd;
-	struct hermon_cq cq;
-	struct hermon_mr mr;
-	struct hermon_qp qp;
+	struct hermon_agent_res res;       /* QP0, its CQ, MR and slots */
 	struct hermon_ah ah;
 	uint16_t sm_lid;                   /* the master SM (snooped PortInfo) */
 	uint8_t sm_sl;
-	uint8_t *buf;                      /* receive slots, then send slots */
 	uint32_t send_k;
 	uint32_t sends_out;
 	bool broken;                       /* the QP left RTS: rebuild it */
@@ -85,127 +81,43 @@ static void pi_fields(const uint8_t *d, struct sma_pi *pi);
 static void sm_addr(struct hermon_sma *a, const struct sma_pi *pi);
 static void refresh_pkeys(struct hermon_sma *a);
 
-static uint8_t *
-recv_slot(struct hermon_sma *a, uint32_t i)
-{
-	return a->buf + (size_t)i * SMA_SLOT;
-}
-
-static uint8_t *
-send_slot(struct hermon_sma *a, uint32_t i)
-{
-	return a->buf + (size_t)SMA_NRECV * SMA_SLOT + (size_t)(i % SMA_NSEND) * HERMON_MAD_SIZE;
-}
-
-static int
-post_recv(struct hermon_sma *a, uint32_t i)
-{
-	const struct prdma_recv_wr *bad;
-	struct prdma_sge sge = { .addr = (uintptr_t)recv_slot(a, i), .length = SMA_SLOT,
-				 .lkey = a->mr.pub.lkey };
-	struct prdma_recv_wr wr = { .wr_id = i, .sg_list = &sge, .num_sge = 1 };
-
-	return hermon_post_recv(&a->qp.pub, &wr, &bad);
-}
-
-static int
-qp_to(struct hermon_sma *a, enum prdma_qp_state s, uint32_t mask)
-{
-	struct prdma_qp_attr at;
-	int ret;
-
-	memset(&at, 0, sizeof(at));
-	at.qp_state = s;
-	at.port_num = a->port;
-	ret = hermon_qp_modify(&a->qp.pub, &at, PRDMA_QP_STATE | mask);
-	if (ret == 0)
-		a->qp.pub.state = s;
-	return ret;
-}
-
 static void
 agent_free(struct hermon_sma *a)
 {
-	if (a->qp_ok)
-		(void)hermon_qp_destroy(&a->qp.pub);
-	if (a->mr_ok)
-		(void)hermon_mr_dereg(&a->mr.pub);
-	if (a->cq_ok)
-		(void)hermon_cq_destroy(&a->cq.pub);
-	if (a->pd_ok)
-		(void)hermon_pd_free(&a->pd.pub);
-	rte_free(a->buf);
+	hermon_agent_res_free(&a->res);
 	rte_free(a);
 }
+
+/* QP0 of the port: the PMD's own (hermon_sqp.c claims it for the port). */
+static const struct hermon_agent_res_attr sma_res = {
+	.name = "hermon_sma_buf",
+	.nrecv = SMA_NRECV,
+	.nsend = SMA_NSEND,
+	.rslot = SMA_SLOT,
+	.sslot = HERMON_MAD_SIZE,
+	.qp_type = PRDMA_QPT_UD,
+	.create_flags = PRDMA_QP_CREATE_SMI,
+	.init_mask = PRDMA_QP_QKEY,
+	.sma_owned = true,
+};
 
 /* The agent of @port: its objects, QP0 in RTS with every receive posted. */
 static struct hermon_sma *
 agent_new(struct hermon_dev *hd, uint8_t port)
 {
-	struct prdma_cq_init_attr ca = { .cqe = SMA_NRECV + SMA_NSEND };
-	size_t bytes = (size_t)SMA_NRECV * SMA_SLOT + (size_t)SMA_NSEND * HERMON_MAD_SIZE;
 	uint8_t pi[HERMON_SMP_DATA_LEN];
-	struct prdma_qp_init_attr qa;
 	struct hermon_sma *a;
 	struct sma_pi f;
-	uint32_t i;
-	int ret;
 
 	a = rte_zmalloc_socket("hermon_sma", sizeof(*a), 64, hd->pdev->socket_id);
 	if (a == NULL)
 		return NULL;
 	a->hd = hd;
 	a->port = port;
-	a->buf = rte_zmalloc_socket("hermon_sma_buf", bytes, 64, hd->pdev->socket_id);
-	if (a->buf == NULL)
+	if (hermon_agent_res_new(hd, port, &sma_res, &a->res) < 0)
 		goto err;
-	a->pd.pub.dev = hd->pdev;
-	if (hermon_pd_alloc(&a->pd.pub) < 0)
-		goto err;
-	a->pd_ok = true;
-	a->cq.pub.dev = hd->pdev;
-	a->cq.pub.event_fd = -1;
-	if (hermon_cq_create(&a->cq.pub, &ca) < 0)
-		goto err;
-	a->cq_ok = true;
-	a->mr.pub.dev = hd->pdev;
-	a->mr.pub.pd = &a->pd.pub;
-	a->mr.pub.addr = a->buf;
-	a->mr.pub.length = bytes;
-	a->mr.pub.access = PRDMA_ACCESS_LOCAL_WRITE;
-	if (hermon_mr_reg(&a->mr.pub) < 0)
-		goto err;
-	a->mr_ok = true;
-	memset(&qa, 0, sizeof(qa));
-	qa.qp_type = PRDMA_QPT_UD;
-	qa.send_cq = &a->cq.pub;
-	qa.recv_cq = &a->cq.pub;
-	qa.cap.max_send_wr = SMA_NSEND;
-	qa.cap.max_recv_wr = SMA_NRECV;
-	qa.cap.max_send_sge = 1;
-	qa.cap.max_recv_sge = 1;
-	qa.sq_sig_all = 1;
-	qa.create_flags = PRDMA_QP_CREATE_SMI;
-	a->qp.pub.dev = hd->pdev;
-	a->qp.pub.pd = &a->pd.pub;
-	a->qp.pub.send_cq = &a->cq.pub;
-	a->qp.pub.recv_cq = &a->cq.pub;
-	a->qp.pub.qp_type = PRDMA_QPT_UD;
-	a->qp.pub.state = PRDMA_QPS_RESET;
-	a->qp.sma_owned = true;
-	a->qp.gsi_port = port;
-	ret = hermon_qp_create(&a->qp.pub, &qa);
-	if (ret < 0)
-		goto err;
-	a->qp_ok = true;
-	if (qp_to(a, PRDMA_QPS_INIT, PRDMA_QP_PKEY_INDEX | PRDMA_QP_PORT | PRDMA_QP_QKEY) < 0 ||
-	    qp_to(a, PRDMA_QPS_RTR, 0) < 0 || qp_to(a, PRDMA_QPS_RTS, PRDMA_QP_SQ_PSN) < 0)
-		goto err;
-	for (i = 0; i < SMA_NRECV; i++)
-		if (post_recv(a, i) < 0)
-			goto err;
 	a->ah.pub.dev = hd->pdev;
-	a->ah.pub.pd = &a->pd.pub;
+	a->ah.pub.pd = &a->res.pd.pub;
 	a->ah.pub.attr.port_num = port;
 	/* what an SM set before the agent ran: the SM's address, P_Keys */
 	if (hermon_mad_subn(hd, port, HERMON_MAD_METHOD_GET, HERMON_SMP_ATTR_PORT_INFO, port,
@@ -288,9 +200,9 @@ dr_send(uint8_t *mad, uint8_t port)
 static void
 send_resp(struct hermon_sma *a, const uint8_t *resp, uint16_t dlid, uint8_t sl)
 {
-	uint8_t *p = send_slot(a, a->send_k);
+	uint8_t *p = hermon_agent_send_slot(&a->res, a->send_k);
 	struct prdma_sge sge = { .addr = (uintptr_t)p, .length = HERMON_MAD_SIZE,
-				 .lkey = a->mr.pub.lkey };
+				 .lkey = a->res.mr.pub.lkey };
 	struct prdma_send_wr wr = {
 		.wr_id = a->send_k, .sg_list = &sge, .num_sge = 1, .opcode = PRDMA_WR_SEND,
 		.send_flags = PRDMA_SEND_SIGNALED,
@@ -308,7 +220,7 @@ send_resp(struct hermon_sma *a, const uint8_t *resp, uint16_t dlid, uint8_t sl)
 	wr.wr.ud.ah = &a->ah.pub;
 	wr.wr.ud.remote_qpn = 0;
 	wr.wr.ud.remote_qkey = 0;
-	if (hermon_post_send(&a->qp.pub, &wr, &bad) != 0) {
+	if (hermon_post_send(&a->res.qp.pub, &wr, &bad) != 0) {
 		a->st.dropped++;
 		return;
 	}
@@ -528,17 +440,18 @@ agent_step(struct hermon_sma *a)
 	unsigned int n = 0;
 
 	for (;;) {
-		const uint8_t *e = a->cq.buf + ((size_t)(a->cq.ci & a->cq.mask) << 5);
+		const struct hermon_cq *cq = &a->res.cq;
+		const uint8_t *e = cq->buf + ((size_t)(cq->ci & cq->mask) << 5);
 		uint16_t slid;
 		struct prdma_wc wc;
 
-		if (((e[31] >> 7) ^ (a->cq.ci >> a->cq.log)) & 1)
+		if (((e[31] >> 7) ^ (cq->ci >> cq->log)) & 1)
 			break;
 		hermon_barrier_cqe_owner_before_data();
 		/* the SLID is the CQE's, which prdma_wc does not carry */
 		slid = (uint16_t)HERMON_GET((const struct hermon_prm_completion_queue_entry *)e,
 					    completion_queue_entry, slid_smac47_32);
-		if (hermon_poll_cq(&a->cq.pub, 1, &wc) != 1)
+		if (hermon_poll_cq(&a->res.cq.pub, 1, &wc) != 1)
 			break;
 		n++;
 		if (wc.opcode != PRDMA_WC_RECV) {
@@ -554,10 +467,11 @@ agent_step(struct hermon_sma *a)
 		}
 		a->st.received++;
 		if (wc.byte_len >= SMA_SLOT && wc.wr_id < SMA_NRECV)
-			handle_smp(a, recv_slot(a, (uint32_t)wc.wr_id), &wc, slid);
+			handle_smp(a, hermon_agent_recv_slot(&a->res, (uint32_t)wc.wr_id), &wc,
+				   slid);
 		else
 			a->st.dropped++;
-		if (post_recv(a, (uint32_t)wc.wr_id) < 0)
+		if (hermon_agent_post_recv(&a->res, (uint32_t)wc.wr_id) < 0)
 			a->broken = true;
 	}
 	return n;
