@@ -323,12 +323,12 @@ send_packet(struct roce_qp *qp, struct roce_swqe *w)
 {
 	struct roce_dev *dev = qp->rdev;
 	const struct roce_path *path;
-	struct roce_bth bth;
-	struct roce_ext ext;
+	/* zeroed: the compiler cannot see which fields the opcode reads */
+	struct roce_ext ext = { .va = 0 };
 	struct rte_mbuf *m;
 	uint32_t pay = 0, hlen, base, psn;
 	int first, last, ret;
-	uint8_t op, *p;
+	uint8_t op, *p, se = 0, ackreq = 0;
 
 	switch (qp->base.qp_type) {
 	case PRDMA_QPT_UD:
@@ -344,8 +344,6 @@ send_packet(struct roce_qp *qp, struct roce_swqe *w)
 		path = &qp->path;
 		break;
 	}
-	memset(&bth, 0, sizeof(bth));
-	memset(&ext, 0, sizeof(ext));
 	psn = roce_psn_add(w->first_psn, qp->sq_off / qp->mtu);
 	first = qp->sq_off == 0;
 	switch (w->opcode) {
@@ -367,6 +365,7 @@ send_packet(struct roce_qp *qp, struct roce_swqe *w)
 			ext.compare = w->compare_add;
 		} else {
 			ext.swap_add = w->compare_add;
+			ext.compare = 0;
 		}
 		last = 1;
 		psn = w->first_psn;
@@ -389,7 +388,7 @@ send_packet(struct roce_qp *qp, struct roce_swqe *w)
 			ext.va = w->raddr;
 			ext.rkey = w->rkey;
 			ext.dma_len = w->length;
-			bth.se = last && imm && (w->flags & ROCE_SWQE_SOLICITED);
+			se = last && imm && (w->flags & ROCE_SWQE_SOLICITED);
 		} else {
 			int imm = w->opcode == PRDMA_WR_SEND_WITH_IMM;
 			int inv = w->opcode == PRDMA_WR_SEND_WITH_INV;
@@ -404,35 +403,35 @@ send_packet(struct roce_qp *qp, struct roce_swqe *w)
 					ROCE_OP_SEND_LAST_INV : ROCE_OP_SEND_LAST;
 			else
 				op = ROCE_OP_SEND_MIDDLE;
-			bth.se = last && (w->flags & ROCE_SWQE_SOLICITED);
+			se = last && (w->flags & ROCE_SWQE_SOLICITED);
 		}
 		ext.imm = w->imm_inv;
 		ext.ieth = w->imm_inv;
 		break;
 	}
-	bth.opcode = (uint8_t)(base | op);
-	bth.pkey = ROCE_DEFAULT_PKEY;
-	bth.psn = psn;
-	if (qp->base.qp_type == PRDMA_QPT_UD) {
-		bth.dqpn = w->remote_qpn;
-		/* A controlled Q_Key (MSB set) in the WR means the QP's own. */
-		ext.qkey = (w->remote_qkey & 0x80000000u) ? qp->qkey : w->remote_qkey;
-		ext.src_qpn = qp->base.qp_num;
-	} else {
-		bth.dqpn = qp->dest_qpn;
-	}
 	if (qp->base.qp_type == PRDMA_QPT_RC) {
 		/* AckReq where IBA requesters set it: the last packet of a
 		 * message, and every ROCE_ACK_EVERY packets within one. */
 		if (last || ++qp->pkts_noack >= ROCE_ACK_EVERY || qp->probe_next) {
-			bth.ackreq = 1;
+			ackreq = 1;
 			qp->pkts_noack = 0;
 		}
 	}
-	m = roce_frame_start(qp->eng, path, qp->sport, &p);
-	if (m == NULL)
-		return -ENOBUFS;
-	hlen = roce_hdr_encode(p, &bth, &ext);
+	if (qp->base.qp_type == PRDMA_QPT_UD) {
+		/* A path per AH and a destination per WR: no QP template. */
+		m = roce_frame_start(qp->eng, path, qp->sport, &p);
+		if (m == NULL)
+			return -ENOBUFS;
+		roce_tmpl_bth(p, ROCE_DEFAULT_PKEY, w->remote_qpn);
+		/* A controlled Q_Key (MSB set) in the WR means the QP's own. */
+		ext.qkey = (w->remote_qkey & 0x80000000u) ? qp->qkey : w->remote_qkey;
+		ext.src_qpn = qp->base.qp_num;
+	} else {
+		m = roce_qp_frame_start(qp, &p);
+		if (m == NULL)
+			return -ENOBUFS;
+	}
+	hlen = roce_tmpl_encode(p, (uint8_t)(base | op), se, ackreq, psn, &ext);
 	if (pay != 0 && !(w->flags & ROCE_SWQE_INLINE) && roce_zc_wanted(dev, pay) &&
 	    qp->base.qp_type != PRDMA_QPT_UD) {
 		ret = zc_send(qp, w, m, path, hlen, pay);
@@ -473,7 +472,7 @@ sent:
 	} else {
 		/* New data: a new tail to probe, and maybe an RTT sample. */
 		qp->probe_sent = 0;
-		if (bth.ackreq && !qp->rtt_on && qp->base.qp_type == PRDMA_QPT_RC) {
+		if (ackreq && !qp->rtt_on && qp->base.qp_type == PRDMA_QPT_RC) {
 			qp->rtt_on = 1;
 			qp->rtt_psn = psn;
 			qp->rtt_t0 = rte_rdtsc();
