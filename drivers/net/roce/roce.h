@@ -385,11 +385,21 @@ struct roce_cq {
 	uint32_t arm;             /* enum roce_cq_arm, set by cq_arm */
 	uint32_t arm_n;           /* ROCE_ARM_N: completions still to come */
 	uint32_t overrun;         /* stopped after an overrun */
+	uint32_t staged;          /* entries past head, not yet published */
 	int32_t eng;              /* engine that produces into it, -1: none yet */
 };
 
 /* Queue a completion (engine or control path with the engine flag). */
 void roce_cq_push(struct roce_cq *cq, const struct prdma_wc *wc);
+/*
+ * roce_cq_push() in two halves, for a run of completions: the slot for
+ * the next entry (NULL: overrun, the entry is lost as with a push), not
+ * visible until roce_cq_commit() publishes every staged entry with one
+ * release store of the head. The producer commits before it lets go of
+ * the engine flag, so nothing else ever sees staged entries.
+ */
+struct prdma_wc *roce_cq_stage(struct roce_cq *cq);
+void roce_cq_commit(struct roce_cq *cq);
 int roce_cq_create(struct prdma_cq *cq, const struct prdma_cq_init_attr *attr);
 int roce_cq_destroy(struct prdma_cq *cq);
 int roce_cq_resize(struct prdma_cq *cq, uint32_t cqe);

@@ -190,43 +190,46 @@ void
 roce_req_complete(struct roce_qp *qp)
 {
 	uint32_t tail = qp->sq_tail;
+	struct prdma_wc *wc;
 
 	/*
-	 * A completion is pushed only once its slot is free: a program that
+	 * A completion is visible only once its slot is free: a program that
 	 * polls it may post into that slot at once (a full queue of depth 1
-	 * is ibv_rc_pingpong's), so the slot is released first, from a copy.
+	 * is ibv_rc_pingpong's). So each is written, from the WQE, into a
+	 * staged CQ entry, then the slots are released, then the entries
+	 * published: one store of each index for the whole run.
 	 */
 	while (tail != qp->sq_next) {
 		struct roce_swqe *w = &qp->sq[tail & qp->sq_mask];
-		struct prdma_wc wc;
-		int signaled;
 
 		/* acquire: pairs with the port's release of zero-copy frames,
 		 * which read the buffer this completion hands back */
 		if (!w->done || __atomic_load_n(&w->zc_out, __ATOMIC_ACQUIRE) != 0)
 			break;
 		if (w->status != PRDMA_WC_SUCCESS) {
-			wqe_wc_fill(&wc, qp, w, (enum prdma_wc_status)w->status);
+			wc = roce_cq_stage(qp->scq);
+			if (wc != NULL)
+				wqe_wc_fill(wc, qp, w, (enum prdma_wc_status)w->status);
 			tail++;
 			/* release: the slot is free for post_send */
 			__atomic_store_n(&qp->sq_tail, tail, __ATOMIC_RELEASE);
-			roce_cq_push(qp->scq, &wc);
+			roce_cq_commit(qp->scq);
 			roce_qp_error(qp, PRDMA_EVENT_MAX);
 			return;
 		}
-		signaled = (w->flags & ROCE_SWQE_SIGNALED) != 0;
-		if (signaled)
-			wqe_wc_fill(&wc, qp, w, PRDMA_WC_SUCCESS);
-		tail++;
-		if (signaled) {
-			/* release: the slots up to this one are free for post_send */
-			__atomic_store_n(&qp->sq_tail, tail, __ATOMIC_RELEASE);
-			roce_cq_push(qp->scq, &wc);
+		if ((w->flags & ROCE_SWQE_SIGNALED) != 0) {
+			wc = roce_cq_stage(qp->scq);
+			if (wc != NULL)
+				wqe_wc_fill(wc, qp, w, PRDMA_WC_SUCCESS);
 		}
+		tail++;
 	}
-	if (tail != qp->sq_tail)
-		/* release: the slots are free for post_send */
+	if (tail != qp->sq_tail) {
+		/* release: the slots are free for post_send, before the
+		 * completions that hand them back are seen */
 		__atomic_store_n(&qp->sq_tail, tail, __ATOMIC_RELEASE);
+		roce_cq_commit(qp->scq);
+	}
 	if (qp->base.state == PRDMA_QPS_SQD && !outstanding(qp) && !qp->sqd_event_sent) {
 		qp->sqd_event_sent = 1;
 		if (qp->en_sqd_async_notify)
