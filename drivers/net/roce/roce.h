@@ -238,6 +238,9 @@ void roce_fault_fini(struct roce_dev *dev);
 /* ------------------------------------------------------------------ */
 
 /* A prebuilt Ethernet + IP + UDP header for one destination. */
+/* A QP's transmit templates: the longest header + BTH + AETH, rounded. */
+#define ROCE_TX_TMPL_LEN RTE_ALIGN_CEIL(ROCE_L2L4_MAX + ROCE_BTH_LEN + ROCE_AETH_LEN, 16)
+
 struct roce_path {
 	uint8_t hdr[ROCE_L2L4_MAX];
 	uint8_t hdr_len;          /* bytes of hdr in use */
@@ -393,11 +396,21 @@ struct roce_cq {
 	uint32_t arm;             /* enum roce_cq_arm, set by cq_arm */
 	uint32_t arm_n;           /* ROCE_ARM_N: completions still to come */
 	uint32_t overrun;         /* stopped after an overrun */
+	uint32_t staged;          /* entries past head, not yet published */
 	int32_t eng;              /* engine that produces into it, -1: none yet */
 };
 
 /* Queue a completion (engine or control path with the engine flag). */
 void roce_cq_push(struct roce_cq *cq, const struct prdma_wc *wc);
+/*
+ * roce_cq_push() in two halves, for a run of completions: the slot for
+ * the next entry (NULL: overrun, the entry is lost as with a push), not
+ * visible until roce_cq_commit() publishes every staged entry with one
+ * release store of the head. The producer commits before it lets go of
+ * the engine flag, so nothing else ever sees staged entries.
+ */
+struct prdma_wc *roce_cq_stage(struct roce_cq *cq);
+void roce_cq_commit(struct roce_cq *cq);
 int roce_cq_create(struct prdma_cq *cq, const struct prdma_cq_init_attr *attr);
 int roce_cq_destroy(struct prdma_cq *cq);
 int roce_cq_resize(struct prdma_cq *cq, uint32_t cqe);
@@ -589,9 +602,22 @@ struct roce_qp {
 	uint16_t sport;
 	/* RC/UC on RoCEv2: the ICRC register over the QP's fixed header
 	 * fields (roce_icrc_seed), built by the first frame after a modify
-	 * (tx_seed_ok = 0) and used by every frame until the next one. */
+	 * (tx_seed_ok = 0) and used by every frame until the next one; with
+	 * a plain ACK's lengths and opcode folded in (roce_icrc_seed_psn). */
 	uint8_t tx_seed_ok;
 	uint32_t tx_icrc_seed;
+	uint32_t tx_ack_seed;
+	/*
+	 * Built with the seed (roce_qp_tx_build), RC/UC: the first bytes of
+	 * every frame (the path's header with the QP's UDP port, then the
+	 * BTH's fixed fields, roce_tmpl_bth), and (RoCEv2) a whole plain ACK
+	 * up to its AETH: opcode, lengths and IP checksum in; a frame patches
+	 * what varies. Copied at their full, constant size (a few vector
+	 * moves, no memcpy call): the bytes past a frame's headers are
+	 * overwritten or beyond its length.
+	 */
+	uint8_t tx_hdr[ROCE_TX_TMPL_LEN];
+	uint8_t tx_ack[ROCE_TX_TMPL_LEN];
 	uint32_t mtu;             /* effective payload bytes per packet */
 
 	/* send queue */
@@ -980,8 +1006,19 @@ void roce_frame_stage(struct roce_eng *e, struct rte_mbuf *m,
 		      const struct roce_path *path);
 void roce_frame_send(struct roce_eng *e, struct rte_mbuf *m,
 		     const struct roce_path *path, uint32_t tlen);
-/* roce_frame_send() on @qp's own path (RC/UC): its ICRC from the QP's seed. */
+/*
+ * roce_frame_send() on @qp's own path (RC/UC), of a frame started by
+ * roce_qp_frame_start(): its ICRC from the QP's seed.
+ */
 void roce_frame_send_qp(struct roce_qp *qp, struct rte_mbuf *m, uint32_t tlen);
+/*
+ * Start a frame of RC/UC @qp: roce_frame_start() with the QP's template
+ * (headers and the BTH's fixed fields) copied: roce_tmpl_encode() at
+ * *@bth writes the rest of the headers.
+ */
+struct rte_mbuf *roce_qp_frame_start(struct roce_qp *qp, uint8_t **bth);
+/* A plain ACK or NAK of RC @qp, from its ACK template; -ENOBUFS. */
+int roce_qp_send_ack(struct roce_qp *qp, uint32_t psn, uint8_t syndrome, uint32_t msn);
 
 /*
  * The engine that serves @cq: its QPs' (bound by the first QP that uses

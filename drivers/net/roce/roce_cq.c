@@ -57,16 +57,16 @@ cq_fire(struct roce_cq *cq, const struct prdma_wc *wc)
 	}
 }
 
-void
-roce_cq_push(struct roce_cq *cq, const struct prdma_wc *wc)
+struct prdma_wc *
+roce_cq_stage(struct roce_cq *cq)
 {
 	uint32_t tail;
 
 	if (unlikely(cq->overrun))
-		return;
+		return NULL;
 	/* acquire: the consumer is done with the slot before we reuse it */
 	tail = __atomic_load_n(&cq->tail, __ATOMIC_ACQUIRE);
-	if (unlikely(cq->head - tail > cq->mask)) {
+	if (unlikely(cq->head + cq->staged - tail > cq->mask)) {
 		struct prdma_async_event ev;
 
 		cq->overrun = 1;
@@ -75,12 +75,37 @@ roce_cq_push(struct roce_cq *cq, const struct prdma_wc *wc)
 		ev.type = PRDMA_EVENT_CQ_ERR;
 		ev.element.cq = &cq->base;
 		prdma_dev_raise_event(cq->base.dev, &ev);
-		return;
+		return NULL;
 	}
-	cq->ring[cq->head & cq->mask] = *wc;
-	/* release: the entry is written before the consumer sees it */
-	__atomic_store_n(&cq->head, cq->head + 1, __ATOMIC_RELEASE);
-	cq_fire(cq, wc);
+	return &cq->ring[(cq->head + cq->staged++) & cq->mask];
+}
+
+void
+roce_cq_commit(struct roce_cq *cq)
+{
+	uint32_t head = cq->head, n = cq->staged, i;
+
+	if (n == 0)
+		return;
+	cq->staged = 0;
+	/* release, once for the run: every staged entry is written before
+	 * the consumer sees any of them */
+	__atomic_store_n(&cq->head, head + n, __ATOMIC_RELEASE);
+	/* the producer does not rewrite a slot it published: read them back */
+	if (unlikely(cq->base.event_fd >= 0))
+		for (i = 0; i < n; i++)
+			cq_fire(cq, &cq->ring[(head + i) & cq->mask]);
+}
+
+void
+roce_cq_push(struct roce_cq *cq, const struct prdma_wc *wc)
+{
+	struct prdma_wc *slot = roce_cq_stage(cq);
+
+	if (slot == NULL)
+		return;
+	*slot = *wc;
+	roce_cq_commit(cq);
 }
 
 int

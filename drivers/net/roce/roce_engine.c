@@ -37,18 +37,6 @@ fault_tx(struct roce_eng *e, struct rte_mbuf *m)
 	}
 }
 
-/* Fold a one's complement sum and complement it, as rte_ipv4_cksum(). */
-static inline uint16_t
-ip_cksum_finish(uint32_t sum)
-{
-	uint16_t c;
-
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	c = (uint16_t)sum;
-	return c == 0xffff ? c : (uint16_t)~c;
-}
-
 /*
  * An mbuf for a frame to send. A burst is taken from the pool at once and
  * every header prefetched, so the cache misses of mbufs the peer's lcore
@@ -97,24 +85,55 @@ roce_frame_start(struct roce_eng *e, const struct roce_path *path,
 }
 
 /*
- * The ICRC seed of @qp (roce_icrc_seed): its path's header with its UDP
- * source port and a BTH of its fixed fields. Every transmit builder of a
- * connected QP writes P_Key ROCE_DEFAULT_PKEY and the QP's dest_qpn.
+ * @qp's transmit templates and ICRC seeds, after a modify (the path, the
+ * peer QP or the port may have changed): its path's header with its UDP
+ * source port and a BTH of its fixed fields (every transmit builder of a
+ * connected QP writes P_Key ROCE_DEFAULT_PKEY and the QP's dest_qpn), and
+ * from it a plain ACK with everything but PSN and AETH.
  */
 static void
-qp_seed_build(struct roce_qp *qp)
+qp_tx_build(struct roce_qp *qp)
 {
-	uint8_t h[ROCE_L2L4_MAX + ROCE_BTH_LEN];
 	const struct roce_path *path = &qp->path;
-	uint8_t *bth = h + path->hdr_len;
+	uint8_t *h = qp->tx_hdr, *a = qp->tx_ack;
+	uint32_t udp_len = ROCE_UDP_LEN + ROCE_BTH_LEN + ROCE_AETH_LEN + ROCE_ICRC_LEN;
 
+	RTE_BUILD_BUG_ON(sizeof(qp->tx_hdr) < ROCE_L2L4_MAX + ROCE_BTH_LEN + ROCE_AETH_LEN);
+	memset(h, 0, sizeof(qp->tx_hdr));
 	memcpy(h, path->hdr, path->hdr_len);
-	roce_put16(bth - ROCE_UDP_LEN, qp->sport);
-	memset(bth, 0, ROCE_BTH_LEN);
-	roce_put16(bth + 2, ROCE_DEFAULT_PKEY);
-	roce_put24(bth + 5, qp->dest_qpn);
-	qp->tx_icrc_seed = roce_icrc_seed(h + path->l3_off, path->ipv6);
+	if (!path->v1)
+		roce_put16(h + path->hdr_len - ROCE_UDP_LEN, qp->sport);
+	roce_tmpl_bth(h + path->hdr_len, ROCE_DEFAULT_PKEY, qp->dest_qpn);
 	qp->tx_seed_ok = 1;
+	if (path->v1)
+		return; /* RoCEv1: the generic ICRC, no ACK template */
+	qp->tx_icrc_seed = roce_icrc_seed(h + path->l3_off, path->ipv6);
+	memcpy(a, h, sizeof(qp->tx_ack));
+	a[path->hdr_len] = ROCE_OP_ACK;
+	roce_frame_lengths(a + path->l3_off, path->ipv6, udp_len, path->ip_csum_base);
+	qp->tx_ack_seed = roce_icrc_seed_psn(qp->tx_icrc_seed, a + path->l3_off, path->ipv6);
+}
+
+struct rte_mbuf *
+roce_qp_frame_start(struct roce_qp *qp, uint8_t **bth)
+{
+	struct roce_eng *e = qp->eng;
+	struct rte_mbuf *m;
+	uint8_t *p;
+
+	if (unlikely(!qp->tx_seed_ok))
+		qp_tx_build(qp);
+	if (e->txq_len >= ROCE_TXQ_SIZE)
+		return NULL;
+	m = tx_mbuf(e);
+	if (unlikely(m == NULL)) {
+		e->st.drop.tx_no_mbuf++;
+		return NULL;
+	}
+	p = rte_pktmbuf_mtod(m, uint8_t *);
+	memcpy(p, qp->tx_hdr, sizeof(qp->tx_hdr));
+	*bth = p + qp->path.hdr_len;
+	return m;
 }
 
 static __rte_always_inline void
@@ -137,18 +156,7 @@ frame_finish(struct roce_eng *e, struct rte_mbuf *m, const struct roce_path *pat
 		goto crc_done;
 	}
 	udp_len = ROCE_UDP_LEN + tlen + ROCE_ICRC_LEN;
-	roce_put16(udp + 4, (uint16_t)udp_len);
-	if (path->ipv6) {
-		roce_put16(l3 + 4, (uint16_t)udp_len);
-	} else {
-		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)l3;
-		uint16_t tot = (uint16_t)(ROCE_IPV4_LEN + udp_len);
-
-		ip->total_length = rte_cpu_to_be_16(tot);
-		/* The path's sum plus the length: no pass over the header. */
-		ip->hdr_checksum = ip_cksum_finish(path->ip_csum_base +
-						   ip->total_length);
-	}
+	roce_frame_lengths(l3, path->ipv6, udp_len, path->ip_csum_base);
 	/* BTH PadCnt: the builders leave it 0. */
 	p[path->hdr_len + 1] |= (uint8_t)(pad << 4);
 	if (qp != NULL)
@@ -179,9 +187,54 @@ roce_frame_send(struct roce_eng *e, struct rte_mbuf *m,
 void
 roce_frame_send_qp(struct roce_qp *qp, struct rte_mbuf *m, uint32_t tlen)
 {
-	if (unlikely(!qp->tx_seed_ok) && !qp->path.v1)
-		qp_seed_build(qp);
+	/* the seed: built by roce_qp_frame_start, which started @m */
 	frame_finish(qp->eng, m, &qp->path, tlen, qp->path.v1 ? NULL : qp);
+}
+
+int
+roce_qp_send_ack(struct roce_qp *qp, uint32_t psn, uint8_t syndrome, uint32_t msn)
+{
+	const struct roce_path *path = &qp->path;
+	struct roce_eng *e = qp->eng;
+	uint32_t len = path->hdr_len + ROCE_BTH_LEN + ROCE_AETH_LEN + ROCE_ICRC_LEN, crc;
+	struct rte_mbuf *m;
+	uint8_t *p, *bth;
+
+	if (unlikely(!qp->tx_seed_ok))
+		qp_tx_build(qp);
+	if (unlikely(path->v1)) {
+		const struct roce_ext ext = { .syndrome = syndrome, .msn = msn };
+
+		m = roce_qp_frame_start(qp, &bth);
+		if (m == NULL)
+			return -ENOBUFS;
+		roce_frame_send_qp(qp, m, roce_tmpl_encode(bth, ROCE_OP_ACK, 0, 0, psn, &ext));
+		return 0;
+	}
+	if (e->txq_len >= ROCE_TXQ_SIZE)
+		return -ENOBUFS;
+	m = tx_mbuf(e);
+	if (unlikely(m == NULL)) {
+		e->st.drop.tx_no_mbuf++;
+		return -ENOBUFS;
+	}
+	p = rte_pktmbuf_mtod(m, uint8_t *);
+	/* everything but PSN, AETH and ICRC is the template's: lengths,
+	 * checksum, opcode; no pad, and longer than ROCE_MIN_FRAME */
+	RTE_BUILD_BUG_ON(ROCE_ETH_LEN + ROCE_IPV4_LEN + ROCE_UDP_LEN + ROCE_BTH_LEN +
+			 ROCE_AETH_LEN + ROCE_ICRC_LEN < ROCE_MIN_FRAME);
+	memcpy(p, qp->tx_ack, sizeof(qp->tx_ack));
+	bth = p + path->hdr_len;
+	roce_put32(bth + 8, psn & ROCE_PSN_MASK);
+	roce_put32(bth + ROCE_BTH_LEN, (uint32_t)syndrome << 24 | (msn & 0xffffff));
+	crc = roce_icrc_seeded_psn(qp->tx_ack_seed, p + path->l3_off,
+				   len - ROCE_ICRC_LEN - path->l3_off, path->ipv6);
+	crc = rte_cpu_to_le_32(crc);
+	memcpy(bth + ROCE_BTH_LEN + ROCE_AETH_LEN, &crc, 4);
+	m->data_len = (uint16_t)len;
+	m->pkt_len = len;
+	roce_frame_stage(e, m, path);
+	return 0;
 }
 
 void

@@ -232,3 +232,44 @@ roce_icrc_seeded(uint32_t seed, const uint8_t *l3, uint32_t len, int ipv6)
 	return ~roce_crc32_update(seeded_prefix(seed, pre, 0), pre + PREFIX_V4,
 				  len + 8 - PREFIX_V4);
 }
+
+/*
+ * Frames of one length and opcode (a QP's plain ACKs): the terms of the
+ * lengths, BTH bytes 0, 1 and 8 are the same for every one, so they go
+ * into the seed; only the PSN's three are looked up per frame.
+ */
+#define NVAR_FIXED 7
+
+uint32_t
+roce_icrc_seed_psn(uint32_t seed, const uint8_t *l3, int ipv6)
+{
+	unsigned int v6 = ipv6 ? 1 : 0, k;
+	const uint8_t *pre = l3 - 8;
+
+	/* pre[] is read only at positions >= 10: inside the IP header */
+	for (k = 0; k < NVAR_FIXED; k++)
+		seed ^= var_tbl[v6][k][pre[var_pos[v6][k]]];
+	return seed;
+}
+
+static __rte_always_inline uint32_t
+seeded_psn(uint32_t c, const uint8_t *pre, unsigned int v6)
+{
+	const uint8_t *pos = var_pos[v6];
+	const uint32_t (*t)[256] = var_tbl[v6];
+
+	RTE_BUILD_BUG_ON(NVAR - NVAR_FIXED != 3);
+	return c ^ t[7][pre[pos[7]]] ^ t[8][pre[pos[8]]] ^ t[9][pre[pos[9]]];
+}
+
+uint32_t
+roce_icrc_seeded_psn(uint32_t seed, const uint8_t *l3, uint32_t len, int ipv6)
+{
+	const uint8_t *pre = l3 - 8;
+
+	if (ipv6)
+		return ~roce_crc32_update(seeded_psn(seed, pre, 1), pre + PREFIX_V6,
+					  len + 8 - PREFIX_V6);
+	return ~roce_crc32_update(seeded_psn(seed, pre, 0), pre + PREFIX_V4,
+				  len + 8 - PREFIX_V4);
+}

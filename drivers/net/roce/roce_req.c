@@ -190,43 +190,46 @@ void
 roce_req_complete(struct roce_qp *qp)
 {
 	uint32_t tail = qp->sq_tail;
+	struct prdma_wc *wc;
 
 	/*
-	 * A completion is pushed only once its slot is free: a program that
+	 * A completion is visible only once its slot is free: a program that
 	 * polls it may post into that slot at once (a full queue of depth 1
-	 * is ibv_rc_pingpong's), so the slot is released first, from a copy.
+	 * is ibv_rc_pingpong's). So each is written, from the WQE, into a
+	 * staged CQ entry, then the slots are released, then the entries
+	 * published: one store of each index for the whole run.
 	 */
 	while (tail != qp->sq_next) {
 		struct roce_swqe *w = &qp->sq[tail & qp->sq_mask];
-		struct prdma_wc wc;
-		int signaled;
 
 		/* acquire: pairs with the port's release of zero-copy frames,
 		 * which read the buffer this completion hands back */
 		if (!w->done || __atomic_load_n(&w->zc_out, __ATOMIC_ACQUIRE) != 0)
 			break;
 		if (w->status != PRDMA_WC_SUCCESS) {
-			wqe_wc_fill(&wc, qp, w, (enum prdma_wc_status)w->status);
+			wc = roce_cq_stage(qp->scq);
+			if (wc != NULL)
+				wqe_wc_fill(wc, qp, w, (enum prdma_wc_status)w->status);
 			tail++;
 			/* release: the slot is free for post_send */
 			__atomic_store_n(&qp->sq_tail, tail, __ATOMIC_RELEASE);
-			roce_cq_push(qp->scq, &wc);
+			roce_cq_commit(qp->scq);
 			roce_qp_error(qp, PRDMA_EVENT_MAX);
 			return;
 		}
-		signaled = (w->flags & ROCE_SWQE_SIGNALED) != 0;
-		if (signaled)
-			wqe_wc_fill(&wc, qp, w, PRDMA_WC_SUCCESS);
-		tail++;
-		if (signaled) {
-			/* release: the slots up to this one are free for post_send */
-			__atomic_store_n(&qp->sq_tail, tail, __ATOMIC_RELEASE);
-			roce_cq_push(qp->scq, &wc);
+		if ((w->flags & ROCE_SWQE_SIGNALED) != 0) {
+			wc = roce_cq_stage(qp->scq);
+			if (wc != NULL)
+				wqe_wc_fill(wc, qp, w, PRDMA_WC_SUCCESS);
 		}
+		tail++;
 	}
-	if (tail != qp->sq_tail)
-		/* release: the slots are free for post_send */
+	if (tail != qp->sq_tail) {
+		/* release: the slots are free for post_send, before the
+		 * completions that hand them back are seen */
 		__atomic_store_n(&qp->sq_tail, tail, __ATOMIC_RELEASE);
+		roce_cq_commit(qp->scq);
+	}
 	if (qp->base.state == PRDMA_QPS_SQD && !outstanding(qp) && !qp->sqd_event_sent) {
 		qp->sqd_event_sent = 1;
 		if (qp->en_sqd_async_notify)
@@ -323,12 +326,12 @@ send_packet(struct roce_qp *qp, struct roce_swqe *w)
 {
 	struct roce_dev *dev = qp->rdev;
 	const struct roce_path *path;
-	struct roce_bth bth;
-	struct roce_ext ext;
+	/* zeroed: the compiler cannot see which fields the opcode reads */
+	struct roce_ext ext = { .va = 0 };
 	struct rte_mbuf *m;
 	uint32_t pay = 0, hlen, base, psn;
 	int first, last, ret;
-	uint8_t op, *p;
+	uint8_t op, *p, se = 0, ackreq = 0;
 
 	switch (qp->base.qp_type) {
 	case PRDMA_QPT_UD:
@@ -344,8 +347,6 @@ send_packet(struct roce_qp *qp, struct roce_swqe *w)
 		path = &qp->path;
 		break;
 	}
-	memset(&bth, 0, sizeof(bth));
-	memset(&ext, 0, sizeof(ext));
 	psn = roce_psn_add(w->first_psn, qp->sq_off / qp->mtu);
 	first = qp->sq_off == 0;
 	switch (w->opcode) {
@@ -367,6 +368,7 @@ send_packet(struct roce_qp *qp, struct roce_swqe *w)
 			ext.compare = w->compare_add;
 		} else {
 			ext.swap_add = w->compare_add;
+			ext.compare = 0;
 		}
 		last = 1;
 		psn = w->first_psn;
@@ -389,7 +391,7 @@ send_packet(struct roce_qp *qp, struct roce_swqe *w)
 			ext.va = w->raddr;
 			ext.rkey = w->rkey;
 			ext.dma_len = w->length;
-			bth.se = last && imm && (w->flags & ROCE_SWQE_SOLICITED);
+			se = last && imm && (w->flags & ROCE_SWQE_SOLICITED);
 		} else {
 			int imm = w->opcode == PRDMA_WR_SEND_WITH_IMM;
 			int inv = w->opcode == PRDMA_WR_SEND_WITH_INV;
@@ -404,35 +406,35 @@ send_packet(struct roce_qp *qp, struct roce_swqe *w)
 					ROCE_OP_SEND_LAST_INV : ROCE_OP_SEND_LAST;
 			else
 				op = ROCE_OP_SEND_MIDDLE;
-			bth.se = last && (w->flags & ROCE_SWQE_SOLICITED);
+			se = last && (w->flags & ROCE_SWQE_SOLICITED);
 		}
 		ext.imm = w->imm_inv;
 		ext.ieth = w->imm_inv;
 		break;
 	}
-	bth.opcode = (uint8_t)(base | op);
-	bth.pkey = ROCE_DEFAULT_PKEY;
-	bth.psn = psn;
-	if (qp->base.qp_type == PRDMA_QPT_UD) {
-		bth.dqpn = w->remote_qpn;
-		/* A controlled Q_Key (MSB set) in the WR means the QP's own. */
-		ext.qkey = (w->remote_qkey & 0x80000000u) ? qp->qkey : w->remote_qkey;
-		ext.src_qpn = qp->base.qp_num;
-	} else {
-		bth.dqpn = qp->dest_qpn;
-	}
 	if (qp->base.qp_type == PRDMA_QPT_RC) {
 		/* AckReq where IBA requesters set it: the last packet of a
 		 * message, and every ROCE_ACK_EVERY packets within one. */
 		if (last || ++qp->pkts_noack >= ROCE_ACK_EVERY || qp->probe_next) {
-			bth.ackreq = 1;
+			ackreq = 1;
 			qp->pkts_noack = 0;
 		}
 	}
-	m = roce_frame_start(qp->eng, path, qp->sport, &p);
-	if (m == NULL)
-		return -ENOBUFS;
-	hlen = roce_hdr_encode(p, &bth, &ext);
+	if (qp->base.qp_type == PRDMA_QPT_UD) {
+		/* A path per AH and a destination per WR: no QP template. */
+		m = roce_frame_start(qp->eng, path, qp->sport, &p);
+		if (m == NULL)
+			return -ENOBUFS;
+		roce_tmpl_bth(p, ROCE_DEFAULT_PKEY, w->remote_qpn);
+		/* A controlled Q_Key (MSB set) in the WR means the QP's own. */
+		ext.qkey = (w->remote_qkey & 0x80000000u) ? qp->qkey : w->remote_qkey;
+		ext.src_qpn = qp->base.qp_num;
+	} else {
+		m = roce_qp_frame_start(qp, &p);
+		if (m == NULL)
+			return -ENOBUFS;
+	}
+	hlen = roce_tmpl_encode(p, (uint8_t)(base | op), se, ackreq, psn, &ext);
 	if (pay != 0 && !(w->flags & ROCE_SWQE_INLINE) && roce_zc_wanted(dev, pay) &&
 	    qp->base.qp_type != PRDMA_QPT_UD) {
 		ret = zc_send(qp, w, m, path, hlen, pay);
@@ -473,7 +475,7 @@ sent:
 	} else {
 		/* New data: a new tail to probe, and maybe an RTT sample. */
 		qp->probe_sent = 0;
-		if (bth.ackreq && !qp->rtt_on && qp->base.qp_type == PRDMA_QPT_RC) {
+		if (ackreq && !qp->rtt_on && qp->base.qp_type == PRDMA_QPT_RC) {
 			qp->rtt_on = 1;
 			qp->rtt_psn = psn;
 			qp->rtt_t0 = rte_rdtsc();

@@ -719,28 +719,23 @@ roce_resp_rx(struct roce_qp *qp, struct roce_pkt *pkt)
 static int
 tx_ack(struct roce_qp *qp, const struct roce_out *o)
 {
-	struct roce_bth bth;
-	struct roce_ext ext;
+	struct roce_ext ext = { .syndrome = ROCE_AETH_ACK_NOCREDIT };
 	struct rte_mbuf *m;
 	uint8_t *p;
-	unsigned int hlen;
 
-	m = roce_frame_start(qp->eng, &qp->path, qp->sport, &p);
+	if (o->kind != ROCE_OUT_ATOMIC) {
+		if (roce_qp_send_ack(qp, o->psn, o->syndrome, o->msn) < 0)
+			return -ENOBUFS;
+		if (o->syndrome == ROCE_AETH_ACK_NOCREDIT)
+			qp->ack_last_psn = o->psn;
+		return 0;
+	}
+	m = roce_qp_frame_start(qp, &p);
 	if (m == NULL)
 		return -ENOBUFS;
-	memset(&bth, 0, sizeof(bth));
-	memset(&ext, 0, sizeof(ext));
-	bth.opcode = o->kind == ROCE_OUT_ATOMIC ? ROCE_OP_ATOMIC_ACK : ROCE_OP_ACK;
-	bth.pkey = ROCE_DEFAULT_PKEY;
-	bth.dqpn = qp->dest_qpn;
-	bth.psn = o->psn;
-	ext.syndrome = o->kind == ROCE_OUT_ATOMIC ? ROCE_AETH_ACK_NOCREDIT : o->syndrome;
 	ext.msn = o->msn;
 	ext.orig = o->orig;
-	hlen = roce_hdr_encode(p, &bth, &ext);
-	roce_frame_send_qp(qp, m, hlen);
-	if (o->kind == ROCE_OUT_ACK && o->syndrome == ROCE_AETH_ACK_NOCREDIT)
-		qp->ack_last_psn = o->psn;
+	roce_frame_send_qp(qp, m, roce_tmpl_encode(p, ROCE_OP_ATOMIC_ACK, 0, 0, o->psn, &ext));
 	return 0;
 }
 
@@ -750,8 +745,7 @@ tx_read(struct roce_qp *qp, struct roce_out *o)
 {
 	uint32_t rem = o->len - o->off, pay = RTE_MIN(rem, qp->mtu);
 	int first = o->off == 0, last = pay == rem;
-	struct roce_bth bth;
-	struct roce_ext ext;
+	struct roce_ext ext = { .syndrome = ROCE_AETH_ACK_NOCREDIT };
 	struct rte_mbuf *m;
 	unsigned int hlen;
 	uint8_t *p, op;
@@ -766,7 +760,7 @@ tx_read(struct roce_qp *qp, struct roce_out *o)
 		o->syndrome = ROCE_NAK_REM_ACCESS;
 		return 0;
 	}
-	m = roce_frame_start(qp->eng, &qp->path, qp->sport, &p);
+	m = roce_qp_frame_start(qp, &p);
 	if (m == NULL)
 		return -ENOBUFS;
 	if (first && last)
@@ -777,15 +771,8 @@ tx_read(struct roce_qp *qp, struct roce_out *o)
 		op = ROCE_OP_READ_RESP_LAST;
 	else
 		op = ROCE_OP_READ_RESP_MIDDLE;
-	memset(&bth, 0, sizeof(bth));
-	memset(&ext, 0, sizeof(ext));
-	bth.opcode = op;
-	bth.pkey = ROCE_DEFAULT_PKEY;
-	bth.dqpn = qp->dest_qpn;
-	bth.psn = o->psn;
-	ext.syndrome = ROCE_AETH_ACK_NOCREDIT;
 	ext.msn = o->msn;
-	hlen = roce_hdr_encode(p, &bth, &ext);
+	hlen = roce_tmpl_encode(p, op, 0, 0, o->psn, &ext);
 	/* From the MR itself when the port takes chains (no WQE to hold). */
 	if (k == NULL || !roce_zc_wanted(qp->rdev, pay) ||
 	    roce_zc_frame_send(qp->eng, qp, m, &qp->path, hlen, o->va + o->off, pay, k,

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include <rte_bitops.h>
+#include <rte_branch_prediction.h>
 #include <rte_byteorder.h>
 #include <rte_common.h>
 
@@ -277,6 +278,110 @@ unsigned int roce_hdr_encode(uint8_t *p, const struct roce_bth *bth,
 			     const struct roce_ext *ext);
 
 /*
+ * Transmit templates. Every frame of a connected (RC/UC) QP starts with
+ * the same bytes: its path's Ethernet/IP/UDP header with the QP's UDP
+ * source port, then a BTH whose P_Key, byte 4 (FECN/BECN zero; TVer is
+ * in byte 1's low bits, zero) and destination QP never change. The QP
+ * builds them once per modify (roce_tmpl_bth for the BTH part); a frame
+ * copies them and roce_tmpl_encode() writes only what varies: the opcode,
+ * byte 1 (SE), AckReq with the PSN, and the extension headers its opcode
+ * carries. A template per opcode would differ from the QP's in byte 0
+ * only, so the opcode is that one store. The bytes are those of
+ * roce_hdr_encode() (roce-wire's test_tmpl_encode compares them).
+ */
+static inline void
+roce_tmpl_bth(uint8_t *bth, uint16_t pkey, uint32_t dqpn)
+{
+	memset(bth, 0, ROCE_BTH_LEN);
+	roce_put16(bth + 2, pkey);
+	roce_put24(bth + 5, dqpn);
+}
+
+/*
+ * Over a template BTH at @p (roce_tmpl_bth's, or one of a frame this
+ * wrote before): the per-frame fields and the extension headers of
+ * @opcode, from the fields of @e that @opcode carries (the others are not
+ * read). Returns the header bytes, as roce_hdr_encode().
+ */
+static __rte_always_inline unsigned int
+roce_tmpl_encode(uint8_t *p, uint8_t opcode, uint8_t se, uint8_t ackreq, uint32_t psn,
+		 const struct roce_ext *e)
+{
+	uint32_t f = roce_opcode_flags(opcode);
+	uint8_t *q = p + ROCE_BTH_LEN;
+
+	p[0] = opcode;
+	p[1] = se ? 0x80 : 0;
+	/* AckReq, reserved bits and PSN: one store */
+	roce_put32(p + 8, (ackreq ? 0x80000000u : 0) | (psn & ROCE_PSN_MASK));
+	if (unlikely((opcode & ROCE_TR_MASK) == ROCE_TR_UD) && (f & ROCE_F_UD)) {
+		roce_put32(q, e->qkey);
+		roce_put32(q + 4, e->src_qpn & 0xffffff);
+		q += ROCE_DETH_LEN;
+	}
+	if (f & (ROCE_F_RETH | ROCE_F_ATMETH)) {
+		roce_put64(q, e->va);
+		roce_put32(q + 8, e->rkey);
+		if (f & ROCE_F_RETH) {
+			roce_put32(q + 12, e->dma_len);
+			q += ROCE_RETH_LEN;
+		} else {
+			roce_put64(q + 12, e->swap_add);
+			roce_put64(q + 20, e->compare);
+			q += ROCE_ATMETH_LEN;
+		}
+	}
+	if (f & ROCE_F_AETH) {
+		roce_put32(q, (uint32_t)e->syndrome << 24 | (e->msn & 0xffffff));
+		q += ROCE_AETH_LEN;
+	}
+	if (f & ROCE_F_ATMACK) {
+		roce_put64(q, e->orig);
+		q += ROCE_ATMACK_LEN;
+	}
+	if (f & (ROCE_F_IMM | ROCE_F_IETH)) {
+		roce_put32(q, (f & ROCE_F_IMM) ? e->imm : e->ieth);
+		q += ROCE_IMM_LEN;
+	}
+	return (unsigned int)(q - p);
+}
+
+/* Fold a one's complement sum and complement it, as rte_ipv4_cksum(). */
+static inline uint16_t
+roce_ip_cksum_finish(uint32_t sum)
+{
+	uint16_t c;
+
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	c = (uint16_t)sum;
+	return c == 0xffff ? c : (uint16_t)~c;
+}
+
+/*
+ * The lengths of a RoCEv2 frame whose UDP datagram (UDP header..ICRC) is
+ * @udp_len bytes, IP at @l3: the UDP length, the IP length and, on IPv4,
+ * the checksum from @csum_base (the header's sum with its total length
+ * and checksum zero, roce_path.ip_csum_base): no pass over the header.
+ */
+static __rte_always_inline void
+roce_frame_lengths(uint8_t *l3, int ipv6, uint32_t udp_len, uint32_t csum_base)
+{
+	uint16_t tot;
+
+	if (ipv6) {
+		roce_put16(l3 + ROCE_IPV6_LEN + 4, (uint16_t)udp_len);
+		roce_put16(l3 + 4, (uint16_t)udp_len);
+		return;
+	}
+	roce_put16(l3 + ROCE_IPV4_LEN + 4, (uint16_t)udp_len);
+	tot = rte_cpu_to_be_16((uint16_t)(ROCE_IPV4_LEN + udp_len));
+	memcpy(l3 + 2, &tot, 2);
+	tot = roce_ip_cksum_finish(csum_base + tot);
+	memcpy(l3 + 10, &tot, 2);
+}
+
+/*
  * Decode the BTH and extension headers from @p (@len bytes available).
  * Returns the header length, or -EBADMSG (unknown opcode, truncated, TVer).
  */
@@ -302,6 +407,17 @@ uint32_t roce_icrc(uint8_t *l3, uint32_t len, int ipv6);
  */
 uint32_t roce_icrc_seed(const uint8_t *l3, int ipv6);
 uint32_t roce_icrc_seeded(uint32_t seed, const uint8_t *l3, uint32_t len, int ipv6);
+
+/*
+ * A seed for the frames of a QP that differ from the frame at @l3 in the
+ * PSN (and the bytes after the BTH) only: roce_icrc_seed()'s @seed with
+ * the lengths, the opcode, BTH byte 1 and AckReq of @l3 folded in
+ * (a QP's plain ACKs: one length, one opcode, AckReq 0). Then
+ * roce_icrc_seeded_psn(that, l3, len, ipv6) == roce_icrc(l3, len, ipv6)
+ * with three look-ups for the header instead of ten.
+ */
+uint32_t roce_icrc_seed_psn(uint32_t seed, const uint8_t *l3, int ipv6);
+uint32_t roce_icrc_seeded_psn(uint32_t seed, const uint8_t *l3, uint32_t len, int ipv6);
 
 /* CRC-32 as RTE_NET_CRC32_ETH computes it, many lanes folded at once. */
 uint32_t roce_crc32(const uint8_t *p, uint32_t len);
