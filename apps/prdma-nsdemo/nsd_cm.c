@@ -16,14 +16,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <linux/if_xdp.h>
 
 #include <rte_cycles.h>
 #include <rte_errno.h>
+#include <rte_ethdev.h>
 #include <rte_malloc.h>
+#include <rte_mempool.h>
 
 #include <prdma.h>
 #include <prdma_cm.h>
+#include <prdma_counters.h>
 #include <prdma_fp.h>
+#include <prdma_roce.h>
 
 #include "app_stats.h"
 #include "nsdemo.h"
@@ -50,6 +58,10 @@ struct nsd_ep {
 	struct prdma_cm_id *id;
 	struct prdma_cm_id *conn;
 	double deadline;
+	/* ping-pong loop: TSC of its last look, longest gap, gaps over 1 ms */
+	uint64_t last_look;
+	uint64_t max_gap;
+	uint64_t gaps_1ms;
 };
 
 #define RECV_SLOT 64
@@ -302,19 +314,152 @@ data_check(struct nsd_ep *e)
 	return 0;
 }
 
-/* Spin until the peer's WRITE number @tag lands in our ping area. */
+/*
+ * The kernel's counts for this process's AF_XDP sockets (net_af_xdp keeps
+ * their descriptors to itself): found among the open descriptors by
+ * their address family. Frames dropped there never reach the port's
+ * counters.
+ */
+static void
+xsk_lines(const char *side)
+{
+	struct xdp_statistics xs;
+	struct dirent *d;
+	socklen_t len;
+	int fd, dom;
+	DIR *dir;
+
+	dir = opendir("/proc/self/fd");
+	if (dir == NULL)
+		return;
+	while ((d = readdir(dir)) != NULL) {
+		fd = atoi(d->d_name);
+		len = sizeof(dom);
+		if (fd <= 2 || getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &dom, &len) != 0 ||
+		    dom != AF_XDP)
+			continue;
+		len = sizeof(xs);
+		memset(&xs, 0, sizeof(xs));
+		if (getsockopt(fd, SOL_XDP, XDP_STATISTICS, &xs, &len) != 0)
+			continue;
+		printf("STATS %s xsk fd=%d rx_dropped=%llu rx_invalid=%llu tx_invalid=%llu "
+		       "rx_ring_full=%llu fill_ring_empty=%llu tx_ring_empty=%llu\n", side, fd,
+		       xs.rx_dropped, xs.rx_invalid_descs, xs.tx_invalid_descs, xs.rx_ring_full,
+		       xs.rx_fill_ring_empty_descs, xs.tx_ring_empty_descs);
+	}
+	closedir(dir);
+}
+
+static void
+pool_line(struct rte_mempool *mp, void *arg)
+{
+	printf("STATS %s pool %s avail=%u in_use=%u size=%u\n", (const char *)arg, mp->name,
+	       rte_mempool_avail_count(mp), rte_mempool_in_use_count(mp), mp->size);
+}
+
+/*
+ * What the QP and the port saw, one line each for the scripts (STATS ...):
+ * a stalled run shows there whether the QP retried out, whether frames
+ * were resent or answered as duplicates, and what the port dropped.
+ */
+static void
+report_counters(struct nsd_ep *e)
+{
+	const char *side = e->o->server ? "server" : "client";
+	struct prdma_qp_counters qc;
+	struct prdma_dev_counters dc;
+	struct prdma_roce_stats rs;
+	struct rte_eth_stats es;
+	struct rusage ru;
+	unsigned int i;
+
+	if (e->qp != NULL && prdma_qp_counters_get(e->qp, &qc) == 0) {
+		printf("STATS %s qp", side);
+		for (i = 0; i < PRDMA_QP_CNT_MAX; i++)
+			if (qc.value[i] != 0)
+				printf(" %s=%" PRIu64, prdma_qp_counter_name(i), qc.value[i]);
+		printf("\n");
+	}
+	if (e->dev != NULL && prdma_dev_counters_get(e->dev, &dc) == 0) {
+		printf("STATS %s dev", side);
+		for (i = 0; i < PRDMA_DEV_CNT_MAX; i++)
+			if (dc.value[i] != 0 && !(dc.missing_mask & (1ull << i)))
+				printf(" %s=%" PRIu64, prdma_dev_counter_name(i), dc.value[i]);
+		printf("\n");
+	}
+	if (e->dev != NULL && prdma_roce_stats_get(e->dev, &rs) == 0)
+		printf("STATS %s roce acks_held=%" PRIu64 " tlp_probes=%" PRIu64
+		       " fault_tx_drop=%" PRIu64 " fault_rx_drop=%" PRIu64 "\n", side,
+		       rs.acks_held, rs.tlp_probes,
+		       rs.fault[PRDMA_ROCE_FAULT_TX][PRDMA_ROCE_FAULT_DROP],
+		       rs.fault[PRDMA_ROCE_FAULT_RX][PRDMA_ROCE_FAULT_DROP]);
+	/* Voluntary switches: the thread slept (a blocking call); involuntary:
+	 * the scheduler preempted it. */
+	memset(&ru, 0, sizeof(ru));
+	getrusage(RUSAGE_THREAD, &ru);
+	printf("STATS %s loop max_gap_us=%.0f gaps_over_1ms=%" PRIu64 " voluntary_switches=%ld"
+	       " involuntary_switches=%ld\n", side,
+	       (double)e->max_gap * 1e6 / (double)rte_get_tsc_hz(), e->gaps_1ms,
+	       ru.ru_nvcsw, ru.ru_nivcsw);
+	if (rte_eth_stats_get(0, &es) == 0)
+		printf("STATS %s port ipackets=%" PRIu64 " opackets=%" PRIu64 " imissed=%"
+		       PRIu64 " ierrors=%" PRIu64 " oerrors=%" PRIu64 " rx_nombuf=%" PRIu64
+		       "\n", side, es.ipackets, es.opackets, es.imissed, es.ierrors,
+		       es.oerrors, es.rx_nombuf);
+	rte_mempool_walk(pool_line, (void *)(uintptr_t)side);
+	xsk_lines(side);
+	fflush(stdout);
+}
+
+/*
+ * Completions of our own WRITEs (they keep the send queue free): one in
+ * error ends the ping-pong with its status, not with a timeout, since a
+ * QP that retried out never sees the peer's WRITE again.
+ */
+static int
+reap_sends(struct nsd_ep *e, uint32_t round)
+{
+	struct prdma_wc wc[16];
+	int i, n;
+
+	n = prdma_cq_poll(e->scq, 16, wc);
+	for (i = 0; i < n; i++) {
+		if (wc[i].status == PRDMA_WC_SUCCESS)
+			continue;
+		fprintf(stderr, "%s: ping-pong WRITE completed in error at round %u: %s\n",
+			e->o->server ? "server" : "client", round,
+			prdma_wc_status_str(wc[i].status));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Spin until the peer's WRITE number @tag lands in our ping area. The
+ * longest time between two looks at the clock (every 64 spins) is kept:
+ * a process the scheduler took off its CPU shows there, which is what
+ * tells a peer that did not answer from a frame that was lost.
+ */
 static int
 wait_tag(struct nsd_ep *e, uint32_t tag)
 {
 	volatile uint32_t *t = (volatile uint32_t *)(ping_area(e) + e->o->size - 4);
-	struct prdma_wc wc[16];
 	unsigned int spins = 0;
+	uint64_t now, ms = rte_get_tsc_hz() / 1000;
 
 	while (*t != tag) {
 		prdma_dev_progress(e->dev);
-		/* Completions of our own WRITEs, to keep the send queue free. */
-		prdma_cq_poll(e->scq, 16, wc);
-		if (++spins % 4096 == 0 && timed_out(e, "ping-pong"))
+		if (reap_sends(e, tag) != 0)
+			return -1;
+		if (++spins % 64 != 0)
+			continue;
+		now = rte_rdtsc();
+		if (e->last_look != 0 && now - e->last_look > e->max_gap)
+			e->max_gap = now - e->last_look;
+		if (e->last_look != 0 && now - e->last_look > ms)
+			e->gaps_1ms++;
+		e->last_look = now;
+		if (spins % 4096 == 0 && timed_out(e, "ping-pong"))
 			return -1;
 	}
 	return 0;
@@ -327,7 +472,6 @@ ping_pong(struct nsd_ep *e)
 	uint64_t *rtt = calloc(n, sizeof(*rtt)), t0;
 	uint64_t raddr = e->peer.addr + e->o->verify_len;
 	uint8_t *st = stage_area(e);
-	struct prdma_wc wc[16];
 	int ret = -1;
 
 	if (rtt == NULL)
@@ -351,7 +495,8 @@ ping_pong(struct nsd_ep *e)
 			    post_send(e, PRDMA_WR_RDMA_WRITE, st, s, raddr, fl, 0) != 0)
 				goto out;
 		}
-		prdma_cq_poll(e->scq, 16, wc);
+		if (reap_sends(e, tag) != 0)
+			goto out;
 	}
 	if (!e->o->server)
 		nsd_report("rdma-write", rtt, n);
@@ -429,12 +574,15 @@ nsd_cm(const struct nsd_opts *o)
 			goto out;
 		}
 	fflush(stdout);
-	if (data_check(&e) != 0 || ping_pong(&e) != 0)
+	if (data_check(&e) != 0 || ping_pong(&e) != 0) {
+		report_counters(&e);
 		goto out;
+	}
 	/* Let the last ACKs leave before the process goes. */
 	e.deadline = nsd_now() + 0.2;
 	while (nsd_now() < e.deadline)
 		progress(&e);
+	report_counters(&e);
 	printf("%s: done\n", o->server ? "server" : "client");
 	ret = 0;
 out:

@@ -62,6 +62,7 @@ t_pair_close(struct t_side s[2])
 }
 
 uint32_t t_sq_depth = 64;
+uint8_t t_ack_timeout = 14;
 
 void
 t_pair_connect(struct t_side s[2], enum prdma_qp_type type, int dmac)
@@ -121,7 +122,7 @@ t_pair_connect(struct t_side s[2], enum prdma_qp_type type, int dmac)
 		memset(&qa, 0, sizeof(qa));
 		qa.qp_state = PRDMA_QPS_RTS;
 		qa.sq_psn = 0xfffff0u + (uint32_t)(1 - i);
-		qa.timeout = 14;
+		qa.timeout = t_ack_timeout;
 		qa.retry_cnt = 7;
 		qa.rnr_retry = 7;
 		qa.max_rd_atomic = 4;

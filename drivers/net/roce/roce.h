@@ -112,6 +112,17 @@ extern int roce_logtype;
  * sample. */
 #define ROCE_PTO_SLACK_US   4
 #define ROCE_PTO_MIN_US     10
+/*
+ * Retransmission backoff (roce_req.c): each ACK timeout in a row without
+ * an answer doubles the next wait, up to the interval of timeout exponent
+ * ROCE_RTO_BACKOFF_EXP (67 ms, perftest's default) unless the QP's own is
+ * longer; any answer resets it. A soft responder answers only while its
+ * process runs, and a process on a shared CPU can be off it for tens of
+ * milliseconds: with timeout 10 (4.2 ms) and retry_cnt 7 the fixed timer
+ * gave up after 34 ms of silence, the backoff after 331 ms, about what
+ * timeout 14 tolerates (537 ms). A lost frame still costs one plain timeout.
+ */
+#define ROCE_RTO_BACKOFF_EXP   14
 /* engines=: at most this many per device (a bound for the handoff rings). */
 #define ROCE_MAX_ENGINES    8
 #define ROCE_HANDOFF_SIZE   1024          /* frames one engine hands another */
@@ -636,6 +647,7 @@ struct roce_qp {
 	uint32_t rd_out;          /* READ/atomic in flight */
 	uint32_t pkts_noack;      /* packets since the last AckReq */
 	uint8_t retry_left;
+	uint8_t rto_shift;        /* ACK timeouts in a row: the backoff's doublings */
 	uint8_t rnr_left;
 	uint8_t in_rnr_wait;
 	uint8_t tx_halt;          /* a local error waits to be completed */
@@ -726,6 +738,8 @@ unsigned int roce_req_tx(struct roce_qp *qp, uint64_t now);
 void roce_req_rx(struct roce_qp *qp, struct roce_pkt *pkt, uint64_t now);
 /* Timers of @qp (local ACK timeout, RNR wait). */
 void roce_req_timers(struct roce_qp *qp, uint64_t now);
+/* The wait of the ACK timer now: the QP's timeout with its backoff. */
+uint64_t roce_rto_tsc(const struct roce_qp *qp);
 /* Complete finished WQEs from the oldest on. */
 void roce_req_complete(struct roce_qp *qp);
 

@@ -792,8 +792,7 @@ static inline void
 resend_timer(struct roce_qp *qp, uint64_t rtx, uint64_t now)
 {
 	if (unlikely(qp->cnt[PRDMA_QP_CNT_RETRANSMITS] != rtx) && qp->timer_tsc != 0)
-		qp->timer_tsc = now + roce_ack_timeout_ns(qp->timeout) *
-			qp->rdev->tsc_hz / 1000000000ull;
+		qp->timer_tsc = now + roce_rto_tsc(qp);
 }
 
 static unsigned int

@@ -624,8 +624,10 @@ roce_qp_modify(struct prdma_qp *pqp, const struct prdma_qp_attr *a, uint32_t mas
 		qp->una_psn = a->sq_psn;
 		qp->max_psn = a->sq_psn;
 	}
-	if (mask & (PRDMA_QP_RETRY_CNT | PRDMA_QP_STATE))
+	if (mask & (PRDMA_QP_RETRY_CNT | PRDMA_QP_STATE)) {
 		qp->retry_left = qp->retry_cnt;
+		qp->rto_shift = 0;
+	}
 	if (mask & (PRDMA_QP_RNR_RETRY | PRDMA_QP_STATE))
 		qp->rnr_left = qp->rnr_retry;
 	/* What the responder executed is acknowledged before the QP stops. */

@@ -73,6 +73,17 @@ ack_timeout_tsc(const struct roce_qp *qp)
 	return roce_ack_timeout_ns(qp->timeout) * qp->rdev->tsc_hz / 1000000000ull;
 }
 
+uint64_t
+roce_rto_tsc(const struct roce_qp *qp)
+{
+	uint8_t t = qp->timeout;
+
+	/* Doubled per timeout in a row, up to exponent ROCE_RTO_BACKOFF_EXP. */
+	if (t != 0 && t < ROCE_RTO_BACKOFF_EXP)
+		t = (uint8_t)RTE_MIN((uint32_t)t + qp->rto_shift, (uint32_t)ROCE_RTO_BACKOFF_EXP);
+	return roce_ack_timeout_ns(t) * qp->rdev->tsc_hz / 1000000000ull;
+}
+
 /* Posted WQEs: pairs with post_send's release of sq_head. */
 static inline uint32_t
 sq_head_acquire(const struct roce_qp *qp)
@@ -127,9 +138,11 @@ probe_arm(struct roce_qp *qp, uint64_t now)
 		qp->probe_tsc = now + pto;
 }
 
+/* An answer, or a first transmission: the plain timeout again. */
 static void
 timer_restart(struct roce_qp *qp, uint64_t now)
 {
+	qp->rto_shift = 0;
 	if (qp->base.qp_type == PRDMA_QPT_RC && qp->timeout != 0 &&
 	    roce_psn_cmp(qp->una_psn, qp->max_psn) < 0)
 		qp->timer_tsc = now + ack_timeout_tsc(qp);
@@ -947,5 +960,8 @@ roce_req_timers(struct roce_qp *qp, uint64_t now)
 	}
 	qp->retry_left--;
 	rewind_to(qp, qp->una_psn);
-	qp->timer_tsc = now + ack_timeout_tsc(qp);
+	/* Nothing came back for a whole timeout: wait longer for the next. */
+	if (qp->rto_shift < ROCE_RTO_BACKOFF_EXP)
+		qp->rto_shift++;
+	qp->timer_tsc = now + roce_rto_tsc(qp);
 }
