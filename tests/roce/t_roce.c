@@ -188,3 +188,16 @@ t_post_recv(struct t_side *s, uint32_t off, uint32_t len, uint64_t wr_id)
 	wr.num_sge = 1;
 	return prdma_post_recv(s->qp, &wr, &bad);
 }
+
+struct prdma_cq *
+t_cq_new(struct t_side *s)
+{
+	struct prdma_cq_init_attr ca;
+	struct prdma_cq *cq;
+
+	memset(&ca, 0, sizeof(ca));
+	ca.cqe = 256;
+	cq = prdma_cq_create(s->dev, &ca);
+	assert_non_null(cq);
+	return cq;
+}

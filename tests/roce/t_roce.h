@@ -50,6 +50,9 @@ void t_pair_connect(struct t_side s[2], enum prdma_qp_type type, int dmac);
 extern uint32_t t_sq_depth;
 /* RC local ACK timeout exponent it sets (14, about 67 ms, unless a test sets it). */
 extern uint8_t t_ack_timeout;
+/* A CQ of 256 entries on @s's device (asserts it was made). */
+struct prdma_cq *t_cq_new(struct t_side *s);
+
 /* Poll @cq (progressing both devices) until one completion or a timeout. */
 int t_poll_one(struct t_side s[2], struct prdma_cq *cq, struct prdma_wc *wc);
 /* Post one send WR of @opcode with one SGE (buf + loff, len). */

@@ -28,19 +28,6 @@ rqp(struct prdma_qp *qp)
 	return (struct roce_qp *)qp;
 }
 
-static struct prdma_cq *
-cq_new(struct t_side *s)
-{
-	struct prdma_cq_init_attr ca;
-	struct prdma_cq *cq;
-
-	memset(&ca, 0, sizeof(ca));
-	ca.cqe = 256;
-	cq = prdma_cq_create(s->dev, &ca);
-	assert_non_null(cq);
-	return cq;
-}
-
 static struct prdma_qp *
 qp_new(struct t_side *s, struct prdma_cq *scq, struct prdma_cq *rcq, struct prdma_srq *srq)
 {
@@ -86,8 +73,8 @@ test_placement(void **state)
 	assert_int_equal(prdma_roce_stats_get(s[0].dev, &x), 0);
 	assert_int_equal(x.engines, 2);
 	for (i = 0; i < 2; i++) {
-		cq[i][0] = cq_new(&s[0]);
-		cq[i][1] = cq_new(&s[0]);
+		cq[i][0] = t_cq_new(&s[0]);
+		cq[i][1] = t_cq_new(&s[0]);
 	}
 	/* The first QP of each CQ pair: the engines in turn. Then the rest
 	 * follow their send CQ; every slot says its engine. */
@@ -119,10 +106,10 @@ test_binding_refused(void **state)
 
 	(void)state;
 	t_pair_open(s, "roce:ring=eng2,side=0,engines=2", "roce:ring=eng2,side=1,engines=2");
-	a = cq_new(&s[0]);
-	b = cq_new(&s[0]);
-	c = cq_new(&s[0]);
-	d = cq_new(&s[0]);
+	a = t_cq_new(&s[0]);
+	b = t_cq_new(&s[0]);
+	c = t_cq_new(&s[0]);
+	d = t_cq_new(&s[0]);
 	memset(&sa, 0, sizeof(sa));
 	sa.attr.max_wr = 16;
 	sa.attr.max_sge = 1;
@@ -176,8 +163,8 @@ test_handoff(void **state)
 	(void)state;
 	t_pair_open(s, "roce:ring=eng3,side=0,engines=2", "roce:ring=eng3,side=1,engines=2");
 	/* B: a first QP takes engine 0, so the connected one gets engine 1 */
-	ca = cq_new(&s[1]);
-	cb = cq_new(&s[1]);
+	ca = t_cq_new(&s[1]);
+	cb = t_cq_new(&s[1]);
 	other = qp_new(&s[1], ca, cb, NULL);
 	assert_non_null(other);
 	assert_int_equal(qp_engine(other), 0);
@@ -227,8 +214,8 @@ test_handoff_lossy(void **state)
 	(void)state;
 	t_pair_open(s, "roce:ring=eng7,side=0,engines=2,tx_drop=2%,tx_reorder=1%",
 		    "roce:ring=eng7,side=1,engines=2,tx_drop=2%,tx_dup=1%");
-	ca = cq_new(&s[1]);
-	cb = cq_new(&s[1]);
+	ca = t_cq_new(&s[1]);
+	cb = t_cq_new(&s[1]);
 	other = qp_new(&s[1], ca, cb, NULL);
 	assert_non_null(other);
 	t_pair_connect(s, PRDMA_QPT_RC, 0);
@@ -274,8 +261,8 @@ test_unpolled_engine(void **state)
 
 	(void)state;
 	t_pair_open(s, "roce:ring=eng8,side=0,engines=2", "roce:ring=eng8,side=1,engines=2");
-	ca = cq_new(&s[1]);
-	cb = cq_new(&s[1]);
+	ca = t_cq_new(&s[1]);
+	cb = t_cq_new(&s[1]);
 	other = qp_new(&s[1], ca, cb, NULL);
 	assert_non_null(other);
 	t_pair_connect(s, PRDMA_QPT_RC, 0);
@@ -352,8 +339,8 @@ test_two_threads(void **state)
 	t_pair_connect(s, PRDMA_QPT_RC, 0);
 	memcpy(p, s, sizeof(p));
 	for (i = 0; i < 2; i++) {
-		p[i].scq = cq_new(&p[i]);
-		p[i].rcq = cq_new(&p[i]);
+		p[i].scq = t_cq_new(&p[i]);
+		p[i].rcq = t_cq_new(&p[i]);
 	}
 	t_pair_connect(p, PRDMA_QPT_RC, 0);
 	for (i = 0; i < 2; i++) {
@@ -514,8 +501,8 @@ test_port_two_queues(void **state)
 	snprintf(args[0], sizeof(args[0]), "roce:port=%d,ip=10.9.1.1,engines=2", port[0]);
 	snprintf(args[1], sizeof(args[1]), "roce:port=%d,ip=10.9.1.2,engines=2", port[1]);
 	t_pair_open(s, args[0], args[1]);
-	ca = cq_new(&s[1]);
-	cb = cq_new(&s[1]);
+	ca = t_cq_new(&s[1]);
+	cb = t_cq_new(&s[1]);
 	other = qp_new(&s[1], ca, cb, NULL);
 	assert_non_null(other);
 	t_pair_connect(s, PRDMA_QPT_RC, 1);

@@ -597,19 +597,6 @@ qp_state(struct prdma_qp *qp, enum prdma_qp_state st)
 	assert_int_equal(prdma_qp_modify(qp, &qa, PRDMA_QP_STATE), 0);
 }
 
-static struct prdma_cq *
-cq_new(struct t_side *s)
-{
-	struct prdma_cq_init_attr ca;
-	struct prdma_cq *cq;
-
-	memset(&ca, 0, sizeof(ca));
-	ca.cqe = 256;
-	cq = prdma_cq_create(s->dev, &ca);
-	assert_non_null(cq);
-	return cq;
-}
-
 /* A QP on @s taking the next engine, so the next pair is placed crosswise. */
 static struct prdma_qp *
 qp_spare(struct t_side *s, struct prdma_cq **cq)
@@ -617,7 +604,7 @@ qp_spare(struct t_side *s, struct prdma_cq **cq)
 	struct prdma_qp_init_attr ia;
 	struct prdma_qp *qp;
 
-	*cq = cq_new(s);
+	*cq = t_cq_new(s);
 	memset(&ia, 0, sizeof(ia));
 	ia.qp_type = PRDMA_QPT_RC;
 	ia.send_cq = *cq;
@@ -745,8 +732,8 @@ test_qpn_rules(void **state)
 	/* a UD pair on the other engine */
 	memcpy(u, s, sizeof(u));
 	for (i = 0; i < 2; i++) {
-		u[i].scq = cq_new(&u[i]);
-		u[i].rcq = cq_new(&u[i]);
+		u[i].scq = t_cq_new(&u[i]);
+		u[i].rcq = t_cq_new(&u[i]);
 	}
 	t_pair_connect(u, PRDMA_QPT_UD, 0);
 	for (i = 0; i < 2; i++) {

@@ -62,6 +62,20 @@ tx_mbuf(struct roce_eng *e)
 	return m;
 }
 
+/* An mbuf for a frame, if the engine's transmit queue has room for it. */
+static __rte_always_inline struct rte_mbuf *
+frame_mbuf(struct roce_eng *e)
+{
+	struct rte_mbuf *m;
+
+	if (e->txq_len >= ROCE_TXQ_SIZE)
+		return NULL;
+	m = tx_mbuf(e);
+	if (unlikely(m == NULL))
+		e->st.drop.tx_no_mbuf++;
+	return m;
+}
+
 struct rte_mbuf *
 roce_frame_start(struct roce_eng *e, const struct roce_path *path,
 		 uint16_t sport, uint8_t **bth)
@@ -69,13 +83,9 @@ roce_frame_start(struct roce_eng *e, const struct roce_path *path,
 	struct rte_mbuf *m;
 	uint8_t *p;
 
-	if (e->txq_len >= ROCE_TXQ_SIZE)
+	m = frame_mbuf(e);
+	if (m == NULL)
 		return NULL;
-	m = tx_mbuf(e);
-	if (unlikely(m == NULL)) {
-		e->st.drop.tx_no_mbuf++;
-		return NULL;
-	}
 	p = rte_pktmbuf_mtod(m, uint8_t *);
 	memcpy(p, path->hdr, path->hdr_len);
 	if (!path->v1)
@@ -123,13 +133,9 @@ roce_qp_frame_start(struct roce_qp *qp, uint8_t **bth)
 
 	if (unlikely(!qp->tx_seed_ok))
 		qp_tx_build(qp);
-	if (e->txq_len >= ROCE_TXQ_SIZE)
+	m = frame_mbuf(e);
+	if (m == NULL)
 		return NULL;
-	m = tx_mbuf(e);
-	if (unlikely(m == NULL)) {
-		e->st.drop.tx_no_mbuf++;
-		return NULL;
-	}
 	p = rte_pktmbuf_mtod(m, uint8_t *);
 	memcpy(p, qp->tx_hdr, sizeof(qp->tx_hdr));
 	*bth = p + qp->path.hdr_len;

@@ -221,16 +221,22 @@ seeded_prefix(uint32_t c, const uint8_t *pre, unsigned int v6)
 	return c;
 }
 
+/* The ICRC from the register after the prefix: the rest of the packet. */
+static __rte_always_inline uint32_t
+seeded_rest(uint32_t c, const uint8_t *pre, uint32_t len, unsigned int v6)
+{
+	uint32_t plen = v6 ? PREFIX_V6 : PREFIX_V4;
+
+	return ~roce_crc32_update(c, pre + plen, len + 8 - plen);
+}
+
 uint32_t
 roce_icrc_seeded(uint32_t seed, const uint8_t *l3, uint32_t len, int ipv6)
 {
 	const uint8_t *pre = l3 - 8;
+	unsigned int v6 = ipv6 ? 1 : 0;
 
-	if (ipv6)
-		return ~roce_crc32_update(seeded_prefix(seed, pre, 1), pre + PREFIX_V6,
-					  len + 8 - PREFIX_V6);
-	return ~roce_crc32_update(seeded_prefix(seed, pre, 0), pre + PREFIX_V4,
-				  len + 8 - PREFIX_V4);
+	return seeded_rest(seeded_prefix(seed, pre, v6), pre, len, v6);
 }
 
 /*
@@ -266,10 +272,7 @@ uint32_t
 roce_icrc_seeded_psn(uint32_t seed, const uint8_t *l3, uint32_t len, int ipv6)
 {
 	const uint8_t *pre = l3 - 8;
+	unsigned int v6 = ipv6 ? 1 : 0;
 
-	if (ipv6)
-		return ~roce_crc32_update(seeded_psn(seed, pre, 1), pre + PREFIX_V6,
-					  len + 8 - PREFIX_V6);
-	return ~roce_crc32_update(seeded_psn(seed, pre, 0), pre + PREFIX_V4,
-				  len + 8 - PREFIX_V4);
+	return seeded_rest(seeded_psn(seed, pre, v6), pre, len, v6);
 }

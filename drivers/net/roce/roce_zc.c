@@ -247,18 +247,6 @@ roce_zc_key_held(const struct roce_dev *dev, uint32_t key_slot)
 		__atomic_load_n(&dev->zc->key_out[key_slot], __ATOMIC_ACQUIRE);
 }
 
-/* Fold a one's complement sum and complement it, as rte_ipv4_cksum(). */
-static inline uint16_t
-ip_cksum_finish(uint32_t sum)
-{
-	uint16_t c;
-
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	c = (uint16_t)sum;
-	return c == 0xffff ? c : (uint16_t)~c;
-}
-
 int
 roce_zc_frame_send(struct roce_eng *e, struct roce_qp *qp, struct rte_mbuf *m,
 		   const struct roce_path *path, uint32_t hlen, uint64_t va,
@@ -310,18 +298,8 @@ roce_zc_frame_send(struct roce_eng *e, struct roce_qp *qp, struct rte_mbuf *m,
 		roce_put16(l3 + 4, (uint16_t)(tlen + ROCE_ICRC_LEN));
 		reg = roce_icrc_start(l3, ROCE_GRH_LEN + hlen, 1, 1);
 	} else {
-		uint32_t udp_len = ROCE_UDP_LEN + tlen + ROCE_ICRC_LEN;
-
-		roce_put16(udp + 4, (uint16_t)udp_len);
-		if (path->ipv6) {
-			roce_put16(l3 + 4, (uint16_t)udp_len);
-		} else {
-			struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)l3;
-
-			ip->total_length = rte_cpu_to_be_16((uint16_t)(ROCE_IPV4_LEN + udp_len));
-			ip->hdr_checksum = ip_cksum_finish(path->ip_csum_base +
-							   ip->total_length);
-		}
+		roce_frame_lengths(l3, path->ipv6, ROCE_UDP_LEN + tlen + ROCE_ICRC_LEN,
+				   path->ip_csum_base);
 		reg = roce_icrc_start(l3, (uint32_t)(udp - l3) + ROCE_UDP_LEN + hlen,
 				      path->ipv6, 0);
 	}
