@@ -227,6 +227,23 @@ test_flow(void **state)
 	}
 }
 
+/* rto_backoff=: 1 (the default) or 0. */
+static void
+test_rto_backoff(void **state)
+{
+	struct roce_cfg c;
+
+	(void)state;
+	assert_int_equal(roce_args_parse("ring=a", &c), 0);
+	assert_int_equal(c.rto_backoff, 1);
+	assert_int_equal(roce_args_parse("ring=a,rto_backoff=0", &c), 0);
+	assert_int_equal(c.rto_backoff, 0);
+	assert_int_equal(roce_args_parse("ring=a,rto_backoff=1", &c), 0);
+	assert_int_equal(c.rto_backoff, 1);
+	assert_int_equal(roce_args_parse("ring=a,rto_backoff=2", &c), -EINVAL);
+	assert_int_equal(roce_args_parse("ring=a,rto_backoff=", &c), -EINVAL);
+}
+
 int
 main(void)
 {
@@ -237,6 +254,7 @@ main(void)
 		cmocka_unit_test(test_max_qp),
 		cmocka_unit_test(test_engine_cpus),
 		cmocka_unit_test(test_flow),
+		cmocka_unit_test(test_rto_backoff),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

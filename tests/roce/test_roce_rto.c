@@ -93,8 +93,9 @@ test_paused_responder(void **state)
 	t_ack_timeout = 14;
 }
 
-static void
-test_dead_peer_bounded(void **state)
+/* A peer that never answers; returns how long until RETRY_EXC_ERR. */
+static double
+dead_peer(const char *a0, const char *a1)
 {
 	struct t_side s[2];
 	struct prdma_wc wc;
@@ -102,9 +103,8 @@ test_dead_peer_bounded(void **state)
 	double ms;
 	int n = 0;
 
-	(void)state;
 	t_ack_timeout = 10;
-	t_pair_open(s, "roce:ring=rto2,side=0", "roce:ring=rto2,side=1");
+	t_pair_open(s, a0, a1);
 	t_pair_connect(s, PRDMA_QPT_RC, 0);
 	roce_engine_lock(rdev(&s[1]));
 	assert_int_equal(t_post(&s[0], PRDMA_WR_RDMA_WRITE, 0, 64, (uintptr_t)s[1].buf,
@@ -121,10 +121,34 @@ test_dead_peer_bounded(void **state)
 		      n == 0 ? "no completion" : prdma_wc_status_str(wc.status), ms);
 	assert_int_equal(n, 1);
 	assert_int_equal(wc.status, PRDMA_WC_RETRY_EXC_ERR);
-	/* Each deadline counts from when the timer fired: never early. */
-	assert_true(ms >= 300);
 	t_pair_close(s);
 	t_ack_timeout = 14;
+	return ms;
+}
+
+static void
+test_dead_peer_bounded(void **state)
+{
+	(void)state;
+	/* Each deadline counts from when the timer fired: never early. */
+	assert_true(dead_peer("roce:ring=rto2,side=0", "roce:ring=rto2,side=1") >= 300);
+}
+
+/*
+ * rto_backoff=0: the QP's timeout exactly, as an HCA keeps it, for an
+ * application that wants a dead peer found after timeout x (retry_cnt + 1):
+ * 8 x 4.2 = 34 ms here, well under the 331 ms of the backoff.
+ */
+static void
+test_dead_peer_fixed_timer(void **state)
+{
+	double ms;
+
+	(void)state;
+	ms = dead_peer("roce:ring=rto4,side=0,rto_backoff=0",
+		       "roce:ring=rto4,side=1,rto_backoff=0");
+	assert_true(ms >= 33);
+	assert_true(ms < 300);
 }
 
 static void
@@ -171,6 +195,7 @@ main(void)
 		cmocka_unit_test(test_intervals),
 		cmocka_unit_test(test_paused_responder),
 		cmocka_unit_test(test_dead_peer_bounded),
+		cmocka_unit_test(test_dead_peer_fixed_timer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -153,6 +153,7 @@ struct roce_cfg {
 	uint32_t ack_delay_us;    /* hold a lone ACK this long for coalescing, 0 = off */
 	uint8_t ack_delay_set;    /* given in devargs: AckReq ACKs wait for it too */
 	uint8_t tlp;              /* RC tail-loss probe (roce_req.c) */
+	uint8_t rto_backoff;      /* ACK timer backs off while nothing answers */
 	uint32_t fault_rate[PRDMA_ROCE_FAULT_DIR_NB][PRDMA_ROCE_FAULT_KIND_NB];
 	uint64_t fault_seed;
 	uint32_t fault_delay_us;

@@ -41,6 +41,7 @@
 #define ROCE_ARG_ENGINES  "engines"
 #define ROCE_ARG_ENG_CPUS "engine_cpus"
 #define ROCE_ARG_FLOW     "flow"
+#define ROCE_ARG_RTO_BO   "rto_backoff"
 
 /* Fault keys: <dir>_<kind>, in the order of the public enums. */
 static const char *const fault_keys[PRDMA_ROCE_FAULT_DIR_NB][PRDMA_ROCE_FAULT_KIND_NB] = {
@@ -54,7 +55,7 @@ const char *const roce_args_keys[] = {
 	ROCE_ARG_BURST, ROCE_ARG_IFACE, ROCE_ARG_VERSION, ROCE_ARG_ECN, ROCE_ARG_CC,
 	ROCE_ARG_CNP_US, ROCE_ARG_SEED, ROCE_ARG_DELAY_US, ROCE_ARG_ACK_US, ROCE_ARG_MCAST_LOOP, ROCE_ARG_IGMP,
 	ROCE_ARG_MAX_QP, ROCE_ARG_ZC, ROCE_ARG_ZC_MIN, ROCE_ARG_TLP, ROCE_ARG_ENGINES,
-	ROCE_ARG_ENG_CPUS, ROCE_ARG_FLOW,
+	ROCE_ARG_ENG_CPUS, ROCE_ARG_FLOW, ROCE_ARG_RTO_BO,
 	"tx_drop", "tx_dup", "tx_reorder", "tx_corrupt", "tx_delay", "tx_ce",
 	"rx_drop", "rx_dup", "rx_reorder", "rx_corrupt", "rx_delay", "rx_ce",
 	NULL,
@@ -291,6 +292,18 @@ arg_ack_us(const char *key, const char *value, void *opaque)
 }
 
 static int
+arg_rto_backoff(const char *key, const char *value, void *opaque)
+{
+	struct roce_cfg *cfg = opaque;
+	uint64_t v;
+
+	if (prdma_args_parse_u64("roce", key, value, 0, 1, &v) < 0)
+		return -EINVAL;
+	cfg->rto_backoff = (uint8_t)v;
+	return 0;
+}
+
+static int
 arg_tlp(const char *key, const char *value, void *opaque)
 {
 	struct roce_cfg *cfg = opaque;
@@ -519,6 +532,7 @@ static const struct {
 	{ ROCE_ARG_PCAP, arg_pcap },
 	{ ROCE_ARG_PROGRESS, arg_progress },
 	{ ROCE_ARG_TLP, arg_tlp },
+	{ ROCE_ARG_RTO_BO, arg_rto_backoff },
 	{ ROCE_ARG_NAME, arg_name },
 	{ ROCE_ARG_BURST, arg_burst },
 };
@@ -555,6 +569,7 @@ roce_args_parse(const char *args, struct roce_cfg *cfg)
 	cfg->cc = 1;
 	cfg->cnp_interval_us = 50;
 	cfg->ack_delay_us = ROCE_ACK_DELAY_US;
+	cfg->rto_backoff = 1;
 	cfg->fault_seed = 1;
 	cfg->fault_delay_us = 100;
 	cfg->mcast_loop = 1;

@@ -760,7 +760,7 @@ static struct prdma_provider roce_provider = {
 	.params = "ring=<name>,side=0|1,port=<id>,ip=<addr>,mac=<addr>,"
 		  "mtu=256|512|1024|2048|4096,pcap=<file>,progress=inline|thread,"
 		  "name=<name>,burst=<n>,iface=<ifname>,roce_version=1|2,ecn=0|1,cc=0|1,"
-		  "cnp_interval_us=<n>,ack_delay_us=<n>,engines=<n>,engine_cpus=<cpu>|<a-b>|[list],flow=auto|0|1,fault_seed=<n>,fault_delay_us=<n>,"
+		  "cnp_interval_us=<n>,ack_delay_us=<n>,engines=<n>,engine_cpus=<cpu>|<a-b>|[list],flow=auto|0|1,rto_backoff=0|1,fault_seed=<n>,fault_delay_us=<n>,"
 		  "{tx,rx}_{drop,dup,reorder,corrupt,delay,ce}=<ppm>|<pct>%",
 	.probe = roce_probe,
 };

@@ -960,8 +960,9 @@ roce_req_timers(struct roce_qp *qp, uint64_t now)
 	}
 	qp->retry_left--;
 	rewind_to(qp, qp->una_psn);
-	/* Nothing came back for a whole timeout: wait longer for the next. */
-	if (qp->rto_shift < ROCE_RTO_BACKOFF_EXP)
+	/* Nothing came back for a whole timeout: wait longer for the next
+	 * (unless rto_backoff=0: the QP's timeout exactly, as an HCA). */
+	if (qp->rdev->cfg.rto_backoff && qp->rto_shift < ROCE_RTO_BACKOFF_EXP)
 		qp->rto_shift++;
 	qp->timer_tsc = now + roce_rto_tsc(qp);
 }
