@@ -553,7 +553,8 @@ build_generic(uint8_t *f, const uint8_t *hdr, unsigned int hlen, int v6, uint16_
 	memcpy(f, hdr, hlen);
 	roce_put16(f + hlen - 8, sport);
 	tl = roce_hdr_encode(bth, b, e);
-	memcpy(bth + tl, pay, plen);
+	if (plen != 0) /* an ACK has no payload (and @pay may be NULL) */
+		memcpy(bth + tl, pay, plen);
 	tl += plen;
 	pad = -tl & 3;
 	memset(bth + tl, 0, pad);
