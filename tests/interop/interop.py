@@ -480,7 +480,8 @@ class Runner:
         harness sees each line as it comes."""
         return ["env", "LD_LIBRARY_PATH=%s:%s" % (self.a.verbs_dir, self.a.rdmacm_dir),
                 "PRDMA_VERBS_EAL=" + " ".join(self.eal(n, lcores)),
-                "PRDMA_VERBS_DEVARGS=" + casedefs.PRDMA_DEV % PRDMA_IP,
+                "PRDMA_VERBS_DEVARGS=" + casedefs.PRDMA_DEV % PRDMA_IP +
+                ",engine_cpus=%d" % self.a.prdma_cpu,
                 "stdbuf", "-oL"]
 
     def start_holder(self):

@@ -11,12 +11,6 @@ a failure to hide: keep the list short and the reasons exact.
 import re
 
 GAPS = [
-    (r"^k2p\.rc\.write_bw\.4096\.dropin$",
-     "rxe's ib_write_bw (MTU 1024) against the verbs drop-in as responder: the capture "
-     "shows only rxe's WRITE FIRST/MIDDLE/LAST and its resends (completer_retry_err "
-     "about 770), no frame from prdma; it fails the same way at 44ecab8, whose CI passed "
-     "on 2026-12-01, against the guest built on 2026-12-02, so it came with the rig "
-     "(guest packages), not with prdma's code; cause not found yet (doc/interop.md)"),
 ]
 
 
