@@ -287,6 +287,15 @@ int perf_run_over(const struct perf_run *r, uint64_t target);
 int perf_idle_until_peer(struct perf_run *r);
 /* Take one receive completion (send tests): 1, 0 if none, -EIO. */
 int perf_recv_one(struct perf_run *r, uint32_t *q);
+/*
+ * Take up to PERF_RECV_BURST receive completions (send_bw's server, as
+ * perftest polls a batch): how many, or -EIO. One at a time, a server on
+ * the lcore it shares with its client (--loopback -l 0) took one
+ * completion per turn while the client sent a window: the receive queue
+ * ran dry and the client saw RNR NAKs.
+ */
+#define PERF_RECV_BURST 16
+int perf_recv_burst(struct perf_run *r);
 
 /* ------------------------------------------------------------------ */
 /* Results (perf_report.c)                                             */

@@ -89,17 +89,16 @@ perf_bw_server(struct perf_run *r)
 {
 	struct perf_side *s = r->side;
 	uint64_t total = (uint64_t)r->iters * s->nqp;
-	uint32_t q;
 	int ret;
 
 	if (perf_test_verb(s->o->test) != PERF_VERB_SEND)
 		return perf_idle_until_peer(r);
-	ret = perf_recv_one(r, &q);
+	ret = perf_recv_burst(r);
 	if (ret < 0)
 		return ret;
 	if (ret > 0) {
 		r->t_last = rte_rdtsc();
-		if (r->received == 1)
+		if (r->received == (uint64_t)ret)   /* the first burst */
 			r->t_first = r->t_last;
 	}
 	if (r->iters != 0 && r->received >= total)

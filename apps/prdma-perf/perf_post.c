@@ -271,27 +271,52 @@ perf_idle_until_peer(struct perf_run *r)
 	return perf_peer_done(r->side);
 }
 
+/* One receive completion taken: its QP gets the receive back at once. */
+static int
+recv_done(struct perf_run *r, struct prdma_wc *wc, uint32_t *q)
+{
+	struct perf_side *s = r->side;
+	int n;
+
+	/* A receive posted for an out-of-band message (-R) may take data. */
+	if (wc->wr_id == 0xffffffffull)
+		wc->wr_id = 0;
+	if (wc->status != PRDMA_WC_SUCCESS || wc->wr_id >= s->nqp) {
+		PERF_LOG(ERR, "%s: receive on QP 0x%06x: %s (vendor 0x%x)", s->devargs,
+			 wc->qp_num, prdma_wc_status_str(wc->status), wc->vendor_err);
+		return -EIO;
+	}
+	*q = (uint32_t)wc->wr_id;
+	r->received++;
+	/* The peer must never see RNR. */
+	n = perf_side_fill_recv(s, *q, 1);
+	return n < 0 ? n : 1;
+}
+
 int
 perf_recv_one(struct perf_run *r, uint32_t *q)
 {
-	struct perf_side *s = r->side;
 	struct prdma_wc wc;
 	int n;
 
-	n = prdma_cq_poll(s->rcq, 1, &wc);
+	n = prdma_cq_poll(r->side->rcq, 1, &wc);
 	if (n <= 0)
 		return n;
-	/* A receive posted for an out-of-band message (-R) may take data. */
-	if (wc.wr_id == 0xffffffffull)
-		wc.wr_id = 0;
-	if (wc.status != PRDMA_WC_SUCCESS || wc.wr_id >= s->nqp) {
-		PERF_LOG(ERR, "%s: receive on QP 0x%06x: %s (vendor 0x%x)", s->devargs,
-			 wc.qp_num, prdma_wc_status_str(wc.status), wc.vendor_err);
-		return -EIO;
+	return recv_done(r, &wc, q);
+}
+
+int
+perf_recv_burst(struct perf_run *r)
+{
+	struct prdma_wc wc[PERF_RECV_BURST];
+	uint32_t q;
+	int n, i, ret;
+
+	n = prdma_cq_poll(r->side->rcq, PERF_RECV_BURST, wc);
+	for (i = 0; i < n; i++) {
+		ret = recv_done(r, &wc[i], &q);
+		if (ret < 0)
+			return ret;
 	}
-	*q = (uint32_t)wc.wr_id;
-	r->received++;
-	/* Give the QP its receive back at once: the peer must never see RNR. */
-	n = perf_side_fill_recv(s, *q, 1);
-	return n < 0 ? n : 1;
+	return n;
 }

@@ -40,6 +40,10 @@ RUNS = [
     # -R with UD: the QPs resolve each other with SIDR (RDMA_PS_UDP).
     ("send_lat", ["-R", "-c", "UD", "-n", "300", "-s", "64"]),
     ("send_bw", ["-R", "-c", "UD", "-n", "300", "-s", "1024", "-q", "2"]),
+    # Both sides on one lcore, taking turns: the server must drain its CQ
+    # a batch a turn, or the client's window empties its receive queue
+    # and it sees RNR NAKs (prdma-perf polled one completion a turn).
+    ("send_bw", ["-n", "4000", "-s", "64"], "0"),
 ]
 # Combinations perftest refuses, and the words of the one line expected.
 BAD = (
@@ -125,9 +129,11 @@ def check(test, args, doc):
 def main():
     perf, tmp = sys.argv[1], sys.argv[2]
     os.makedirs(tmp, exist_ok=True)
-    for i, (test, args) in enumerate(RUNS):
+    for i, run in enumerate(RUNS):
+        test, args = run[0], run[1]
+        lcores = run[2] if len(run) > 2 else "0-1"
         path = os.path.join(tmp, "%s-%d.json" % (test, i))
-        cmd = [perf] + EAL + ["-l", "0-1", "--", test, "--loopback", "--json", path] + args
+        cmd = [perf] + EAL + ["-l", lcores, "--", test, "--loopback", "--json", path] + args
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                            timeout=120)
         if p.returncode != 0:

@@ -78,10 +78,9 @@ perf_idle_until_peer(struct perf_run *r)
 }
 
 int
-perf_recv_one(struct perf_run *r, uint32_t *q)
+perf_recv_burst(struct perf_run *r)
 {
 	(void)r;
-	(void)q;
 	return 0;
 }
 
