@@ -83,6 +83,7 @@ extern int roce_logtype;
 #define ROCE_MBUF_DATAROOM  (RTE_PKTMBUF_HEADROOM + 4096 + 256)
 #define ROCE_UD_HOP_LIMIT   64
 #define ROCE_TX_STASH       32            /* mbufs allocated ahead for frames */
+#define ROCE_RX_CQS         8             /* CQs a receive burst publishes at its end */
 #define ROCE_IDLE_TSC_STEPS 8             /* idle steps between timer checks */
 #define ROCE_PEER_IDLE_DIV  20000         /* a side idle for 1/20000 s = 50 us */
 #define ROCE_ZC_REFS        4096          /* zero-copy frames in flight per device */
@@ -423,6 +424,13 @@ void roce_cq_push(struct roce_cq *cq, const struct prdma_wc *wc);
  */
 struct prdma_wc *roce_cq_stage(struct roce_cq *cq);
 void roce_cq_commit(struct roce_cq *cq);
+/*
+ * A receive completion of engine @e was staged in @cq: published now, or,
+ * inside a receive burst, with the burst's others (roce_eng_rx_publish).
+ */
+void roce_cq_commit_rx(struct roce_eng *e, struct roce_cq *cq);
+/* The end of a receive burst: every CQ it staged completions in is published. */
+void roce_eng_rx_publish(struct roce_eng *e);
 int roce_cq_create(struct prdma_cq *cq, const struct prdma_cq_init_attr *attr);
 int roce_cq_destroy(struct prdma_cq *cq);
 int roce_cq_resize(struct prdma_cq *cq, uint32_t cqe);
@@ -796,6 +804,14 @@ struct roce_eng {
 	 * at a time: each mbuf was last written by the peer's lcore. */
 	struct rte_mbuf *tx_stash[ROCE_TX_STASH];
 	uint32_t tx_stash_len;
+	/*
+	 * Receive completions of a burst: staged in their CQs as the frames
+	 * complete receives, published at the burst's end with one store of
+	 * each CQ's head (rx_frames); rx_cqs lists the CQs to publish.
+	 */
+	uint32_t rx_batch;        /* inside rx_frames: completions may wait */
+	uint32_t nb_rx_cqs;
+	struct roce_cq *rx_cqs[ROCE_RX_CQS];
 	struct rte_ring *loop;    /* frames this engine sent to its own device */
 	/* hand_in[j]: frames engine j received for a QP of ours (SP/SC) */
 	struct rte_ring *hand_in[ROCE_MAX_ENGINES];

@@ -98,6 +98,38 @@ roce_cq_commit(struct roce_cq *cq)
 }
 
 void
+roce_cq_commit_rx(struct roce_eng *e, struct roce_cq *cq)
+{
+	uint32_t i;
+
+	if (!e->rx_batch) {
+		roce_cq_commit(cq);
+		return;
+	}
+	/* One CQ for a burst's receives is the rule, a few the exception. */
+	for (i = 0; i < e->nb_rx_cqs; i++)
+		if (e->rx_cqs[i] == cq)
+			return;
+	if (unlikely(i == ROCE_RX_CQS)) {
+		roce_cq_commit(cq);
+		return;
+	}
+	e->rx_cqs[e->nb_rx_cqs++] = cq;
+}
+
+void
+roce_eng_rx_publish(struct roce_eng *e)
+{
+	uint32_t i;
+
+	/* a CQ also fed by send completions may be published already: then
+	 * it has nothing staged and its commit does nothing */
+	for (i = 0; i < e->nb_rx_cqs; i++)
+		roce_cq_commit(e->rx_cqs[i]);
+	e->nb_rx_cqs = 0;
+}
+
+void
 roce_cq_push(struct roce_cq *cq, const struct prdma_wc *wc)
 {
 	struct prdma_wc *slot = roce_cq_stage(cq);

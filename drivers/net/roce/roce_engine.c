@@ -546,12 +546,16 @@ rx_frames(struct roce_eng *e, roce_mbuf_ptr *pkts, unsigned int n, bool steer)
 
 	for (i = 0; i < n; i++)
 		rte_prefetch0(pkts[i]);
+	e->rx_batch = 1;
 	for (i = 0; i < n; i++) {
 		if (i + 1 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
 		if (!rx_frame(e, pkts[i], steer))
 			rte_pktmbuf_free(pkts[i]);
 	}
+	/* the burst's receive completions, one head store per CQ */
+	e->rx_batch = 0;
+	roce_eng_rx_publish(e);
 }
 
 /* Frames the other engines received for our QPs (already steered). */

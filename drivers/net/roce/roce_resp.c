@@ -99,31 +99,38 @@ static void
 recv_wc(struct roce_qp *qp, enum prdma_wc_status status, enum prdma_wc_opcode op,
 	uint32_t byte_len, const struct roce_pkt *pkt)
 {
-	struct prdma_wc wc;
+	/* written in its CQ slot: no copy on the way */
+	struct prdma_wc *wc = roce_cq_stage(qp->rcq);
 
-	memset(&wc, 0, sizeof(wc));
-	wc.wr_id = qp->cur_rwqe.wr_id;
-	wc.status = status;
-	wc.opcode = op;
-	wc.byte_len = byte_len;
-	wc.qp_num = qp->base.qp_num;
+	qp->have_rwqe = 0;
+	if (wc == NULL)
+		return;             /* overrun: lost, as the CQ reported */
+	memset(wc, 0, sizeof(*wc));
+	wc->wr_id = qp->cur_rwqe.wr_id;
+	wc->status = status;
+	wc->opcode = op;
+	wc->byte_len = byte_len;
+	wc->qp_num = qp->base.qp_num;
 	if (pkt != NULL && status == PRDMA_WC_SUCCESS) {
 		if (pkt->flags & ROCE_F_IMM) {
-			wc.wc_flags |= PRDMA_WC_WITH_IMM;
-			wc.imm_data = pkt->ext.imm;
+			wc->wc_flags |= PRDMA_WC_WITH_IMM;
+			wc->imm_data = pkt->ext.imm;
 		} else if (pkt->flags & ROCE_F_IETH) {
-			wc.wc_flags |= PRDMA_WC_WITH_INV;
-			wc.invalidated_rkey = pkt->ext.ieth;
+			wc->wc_flags |= PRDMA_WC_WITH_INV;
+			wc->invalidated_rkey = pkt->ext.ieth;
 		}
 		if (pkt->bth.se)
-			wc.wc_flags |= PRDMA_WC_SOLICITED;
+			wc->wc_flags |= PRDMA_WC_SOLICITED;
 		if (qp->base.qp_type == PRDMA_QPT_UD) {
-			wc.src_qp = pkt->ext.src_qpn;
-			wc.wc_flags |= PRDMA_WC_GRH;
+			wc->src_qp = pkt->ext.src_qpn;
+			wc->wc_flags |= PRDMA_WC_GRH;
 		}
 	}
-	qp->have_rwqe = 0;
-	roce_cq_push(qp->rcq, &wc);
+	/* an error is followed by the QP's flush: publish it at once */
+	if (status != PRDMA_WC_SUCCESS)
+		roce_cq_commit(qp->rcq);
+	else
+		roce_cq_commit_rx(qp->eng, qp->rcq);
 }
 
 /* A fatal responder error: NAK, then the QP goes to ERR. */
