@@ -5,7 +5,8 @@
 /*
  * Hostile and lost frames: garbage injected into a device's receive path is
  * dropped and counted; frames taken off the link make the requester recover
- * (local ACK timeout, sequence NAK) with go-back-N.
+ * (local ACK timeout, sequence NAK) with go-back-N; a burst's receive
+ * completions are all published by its end.
  */
 
 #include <stdio.h>
@@ -256,12 +257,73 @@ test_loss_recovery(void **state)
 	t_pair_close(s);
 }
 
+/*
+ * A receive burst publishes its receive completions at its end, each CQ
+ * once: SENDs to QPs on more CQs than the engine's list holds
+ * (ROCE_RX_CQS) arrive in one burst, and after that one step every CQ has
+ * published its completion, none is left staged (one past the list is
+ * published at once, the others at the burst's end).
+ */
+#define T_RX_NCQ (ROCE_RX_CQS + 3)
+
+static void
+test_rx_burst_publishes_every_cq(void **state)
+{
+	struct prdma_qp *qa[T_RX_NCQ], *qb[T_RX_NCQ];
+	struct prdma_cq *cq[T_RX_NCQ], *rcq;
+	const struct roce_cq *rc;
+	struct t_side s[2];
+	struct prdma_wc wc;
+	unsigned int i;
+
+	(void)state;
+	RTE_BUILD_BUG_ON(T_RX_NCQ > ROCE_DEFAULT_BURST);
+	t_pair_open(s, "roce:ring=rx3,side=0", "roce:ring=rx3,side=1");
+	rcq = s[1].rcq;
+	for (i = 0; i < T_RX_NCQ; i++) {
+		cq[i] = t_cq_new(&s[1]);
+		s[1].rcq = cq[i];
+		t_pair_connect(s, PRDMA_QPT_RC, 0);
+		qa[i] = s[0].qp;
+		qb[i] = s[1].qp;
+		assert_int_equal(t_post_recv(&s[1], i * 64, 64, 100 + i), 0);
+	}
+	s[1].rcq = rcq;
+	/* B's engine held: every SEND waits in its port for one step */
+	roce_engine_lock(rdev(&s[1]));
+	for (i = 0; i < T_RX_NCQ; i++) {
+		s[0].qp = qa[i];
+		assert_int_equal(t_post(&s[0], PRDMA_WR_SEND, 4096 + i * 64, 8, 0, 0, i), 0);
+	}
+	roce_engine_step(rdev(&s[1]));
+	roce_engine_unlock(rdev(&s[1]));
+	for (i = 0; i < T_RX_NCQ; i++) {
+		rc = (const struct roce_cq *)cq[i];
+		assert_int_equal(rc->staged, 0);
+		assert_int_equal(rc->head - rc->tail, 1);
+		assert_int_equal(prdma_cq_poll(cq[i], 1, &wc), 1);
+		assert_int_equal(wc.status, PRDMA_WC_SUCCESS);
+		assert_int_equal(wc.wr_id, 100 + i);
+		assert_int_equal(wc.byte_len, 8);
+		assert_int_equal(wc.qp_num, qb[i]->qp_num);
+	}
+	for (i = 0; i < T_RX_NCQ; i++) {
+		assert_int_equal(prdma_qp_destroy(qa[i]), 0);
+		assert_int_equal(prdma_qp_destroy(qb[i]), 0);
+		assert_int_equal(prdma_cq_destroy(cq[i]), 0);
+	}
+	s[0].qp = NULL;
+	s[1].qp = NULL;
+	t_pair_close(s);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_garbage_counted),
 		cmocka_unit_test(test_loss_recovery),
+		cmocka_unit_test(test_rx_burst_publishes_every_cq),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
