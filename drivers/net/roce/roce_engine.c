@@ -408,14 +408,15 @@ rx_frame(struct roce_eng *e, struct rte_mbuf *m, bool steer)
 		e->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
 		return false;
 	}
-	/* A group's frame is delivered to every member: check it first. */
+	/* A group's frame is delivered to every member: check it first. A
+	 * unicast frame does not call into the group code at all. */
 	if (unlikely(pkt_is_mcast(&pkt))) {
 		roce_pkt_decode(&pkt);
 		if (icrc_bad(e, &pkt))
 			return false;
+		if (roce_mcast_rx(e, m, &pkt))
+			return false;
 	}
-	if (unlikely(roce_mcast_rx(e, m, &pkt)))
-		return false;
 	if (!ip_is_ours(dev, &pkt)) {
 		e->st.drop.wrong_ip++;
 		e->st.dev[PRDMA_DEV_CNT_MALFORMED_DROPS]++;
@@ -544,6 +545,8 @@ rx_frames(struct roce_eng *e, roce_mbuf_ptr *pkts, unsigned int n, bool steer)
 {
 	unsigned int i;
 
+	if (n == 0)
+		return;             /* most polls of a port find nothing */
 	for (i = 0; i < n; i++)
 		rte_prefetch0(pkts[i]);
 	e->rx_batch = 1;
@@ -555,7 +558,8 @@ rx_frames(struct roce_eng *e, roce_mbuf_ptr *pkts, unsigned int n, bool steer)
 	}
 	/* the burst's receive completions, one head store per CQ */
 	e->rx_batch = 0;
-	roce_eng_rx_publish(e);
+	if (e->nb_rx_cqs != 0)
+		roce_eng_rx_publish(e);
 }
 
 /* Frames the other engines received for our QPs (already steered). */
