@@ -126,11 +126,8 @@ recv_wc(struct roce_qp *qp, enum prdma_wc_status status, enum prdma_wc_opcode op
 			wc->wc_flags |= PRDMA_WC_GRH;
 		}
 	}
-	/* an error is followed by the QP's flush: publish it at once */
-	if (status != PRDMA_WC_SUCCESS)
-		roce_cq_commit(qp->rcq);
-	else
-		roce_cq_commit_rx(qp->eng, qp->rcq);
+	/* an error too: the QP's flush that follows publishes it in order */
+	roce_cq_commit_rx(qp->eng, qp->rcq);
 }
 
 /* A fatal responder error: NAK, then the QP goes to ERR. */
